@@ -1,0 +1,23 @@
+# Finds the libraries pyk builds on. scripts/bootstrap installs all of them.
+
+# ANTLR 4: the tool generates the parser into the build tree (never committed);
+# the Debian runtime's CMake targets carry no include directory.
+find_program(ANTLR4_TOOL antlr4 REQUIRED)
+find_package(antlr4-runtime 4.9 CONFIG REQUIRED)
+set(PYK_ANTLR4_INCLUDE_DIR /usr/include/antlr4-runtime)
+
+# LLVM 19. find_package(LLVM 19) rejects 19.1, so pin the path and check the
+# major version. Only the include path is taken from LLVM: its compile flags
+# (-fno-exceptions, -std=c++14) must not leak into pyk.
+find_package(LLVM REQUIRED CONFIG PATHS /usr/lib/llvm-19/lib/cmake/llvm NO_DEFAULT_PATH)
+if(NOT LLVM_VERSION_MAJOR EQUAL 19)
+  message(FATAL_ERROR "pyk needs LLVM 19, found ${LLVM_PACKAGE_VERSION}")
+endif()
+set(PYK_LLVM_TOOLS_DIR "${LLVM_TOOLS_BINARY_DIR}")
+
+# LLVM's support library (SourceMgr, command line, casting), linked as the
+# shared libLLVM to keep binaries small.
+add_library(PykLLVMSupport INTERFACE)
+target_include_directories(PykLLVMSupport SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
+target_compile_definitions(PykLLVMSupport INTERFACE ${LLVM_DEFINITIONS})
+target_link_libraries(PykLLVMSupport INTERFACE LLVM)

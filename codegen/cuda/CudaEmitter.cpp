@@ -1,0 +1,313 @@
+//===- CudaEmitter.cpp - IR to readable CUDA C++ ---------------------------===//
+//
+// Expressions print with the fewest parentheses C++ precedence allows, so
+// the output reads like hand-written CUDA. Every statement is preceded by a
+// `#line` directive naming its .pyk line.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaEmitter.h"
+
+#include "CudaNames.h"
+
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+#include <cstring>
+
+namespace pyk::cuda {
+namespace {
+
+using llvm::cast;
+using namespace ir;
+
+/// C++ operator precedence, higher binds tighter.
+enum Precedence : int {
+  Conditional = 2,
+  LogicalOr = 3,
+  LogicalAnd = 4,
+  Equality = 8,
+  Relational = 9,
+  Additive = 12,
+  Multiplicative = 13,
+  Prefix = 15,
+  Postfix = 16,
+};
+
+/// A printed expression and the precedence of its outermost operator.
+struct Code {
+  std::string text;
+  int precedence;
+};
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(const Function &f, const Module &m, const CudaEmitOptions &options, llvm::raw_ostream &os)
+      : function_(f), module_(m), options_(options), os_(os), names_(f.variables()) {}
+
+  void emit() {
+    if (!function_.docstring.empty())
+      docComment(function_.docstring);
+    line(function_.loc);
+    os_ << "extern \"C\" __global__ void " << function_.name << "(";
+    std::string indent(std::strlen("extern \"C\" __global__ void ") + function_.name.size() + 1, ' ');
+    for (size_t i = 0; i < function_.params.size(); ++i) {
+      if (i)
+        os_ << ",\n" << indent;
+      parameter(*function_.params[i]);
+    }
+    os_ << ")\n{\n";
+    block(function_.body, 1);
+    os_ << "}\n";
+  }
+
+private:
+  // --- Declarations ---------------------------------------------------------
+  void docComment(const std::string &text) {
+    size_t start = 0;
+    while (start <= text.size()) {
+      size_t end = text.find('\n', start);
+      if (end == std::string::npos)
+        end = text.size();
+      std::string_view lineText(text.data() + start, end - start);
+      while (!lineText.empty() && lineText.back() == ' ')
+        lineText.remove_suffix(1);
+      os_ << "///" << (lineText.empty() ? "" : " ") << lineText << "\n";
+      start = end + 1;
+    }
+  }
+
+  void parameter(const Variable &param) {
+    if (param.type.isArray()) {
+      const std::string element = cudaScalarType(param.type.scalar);
+      os_ << (param.readOnly ? "const " + element + "* __restrict__ " : element + "* ") << names_.nameOf(&param);
+      for (unsigned axis = 0; axis < param.type.rank; ++axis)
+        os_ << ", int64_t " << names_.extentOf(&param, axis);
+      return;
+    }
+    os_ << cudaScalarType(param.type.scalar) << " " << names_.nameOf(&param);
+  }
+
+  void line(SourceRange loc) {
+    if (options_.lineDirectives && loc.isValid())
+      os_ << "#line " << loc.begin.line << " \"" << module_.sourceName << "\"\n";
+  }
+
+  // --- Statements -----------------------------------------------------------
+  void block(const StmtList &body, unsigned depth) {
+    for (const StmtPtr &s : body)
+      stmt(*s, depth);
+  }
+
+  void stmt(const Stmt &s, unsigned depth) {
+    line(s.loc());
+    os_.indent(depth * 4);
+    switch (s.kind()) {
+    case NodeKind::Declare: {
+      auto &d = cast<Declare>(s);
+      os_ << cudaScalarType(d.var->type.scalar) << " " << names_.nameOf(d.var);
+      if (d.init)
+        os_ << " = " << expr(*d.init).text;
+      os_ << ";\n";
+      return;
+    }
+    case NodeKind::Assign: {
+      auto &a = cast<Assign>(s);
+      os_ << names_.nameOf(a.var) << " = " << expr(*a.value).text << ";\n";
+      return;
+    }
+    case NodeKind::ArrayStore: {
+      auto &st = cast<ArrayStore>(s);
+      os_ << element(st.array, st.indices) << " = " << expr(*st.value).text << ";\n";
+      return;
+    }
+    case NodeKind::If:
+      return ifStmt(cast<If>(s), depth);
+    case NodeKind::Return:
+      os_ << "return;\n";
+      return;
+#define PYK_IR_EXPR(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      return;
+    }
+  }
+
+  void ifStmt(const If &s, unsigned depth) {
+    os_ << "if (" << expr(*s.condition).text << ") {\n";
+    block(s.thenBody, depth + 1);
+    if (s.elseBody.empty()) {
+      os_.indent(depth * 4) << "}\n";
+      return;
+    }
+    os_.indent(depth * 4) << "} else {\n";
+    block(s.elseBody, depth + 1);
+    os_.indent(depth * 4) << "}\n";
+  }
+
+  // --- Expressions ----------------------------------------------------------
+  static std::string wrap(const Code &code, int atLeast) {
+    return code.precedence >= atLeast ? code.text : "(" + code.text + ")";
+  }
+
+  /// a[i], a[i * a_shape1 + j], a[(i * a_shape1 + j) * a_shape2 + k]
+  std::string element(const Variable *array, const std::vector<ExprPtr> &indices) {
+    Code offset = expr(*indices[0]);
+    for (unsigned axis = 1; axis < indices.size(); ++axis) {
+      std::string scaled = wrap(offset, Multiplicative) + " * " + names_.extentOf(array, axis);
+      offset = {scaled + " + " + wrap(expr(*indices[axis]), Multiplicative), Additive};
+    }
+    return names_.nameOf(array) + "[" + offset.text + "]";
+  }
+
+  Code expr(const Expr &e) {
+    switch (e.kind()) {
+    case NodeKind::Constant:
+      return constant(cast<Constant>(e));
+    case NodeKind::VarRef:
+      return {names_.nameOf(cast<VarRef>(e).var), Postfix};
+    case NodeKind::Cast:
+      return castExpr(cast<Cast>(e));
+    case NodeKind::Unary: {
+      auto &u = cast<Unary>(e);
+      Code operand = expr(*u.operand);
+      if (u.op == UnaryOp::Not)
+        return {"!" + wrap(operand, Prefix), Prefix};
+      return narrow(e.type(), {"-" + wrap(operand, Prefix), Prefix});
+    }
+    case NodeKind::Binary:
+      return binary(cast<Binary>(e));
+    case NodeKind::Compare: {
+      auto &c = cast<Compare>(e);
+      static const char *spelling[] = {"<", "<=", ">", ">=", "==", "!="};
+      const int precedence = c.op == CompareOp::Eq || c.op == CompareOp::Ne ? Equality : Relational;
+      return {wrap(expr(*c.lhs), precedence) + " " + spelling[static_cast<int>(c.op)] + " " +
+                  wrap(expr(*c.rhs), precedence + 1),
+              precedence};
+    }
+    case NodeKind::Logical: {
+      auto &l = cast<Logical>(e);
+      const int precedence = l.op == LogicalOp::And ? LogicalAnd : LogicalOr;
+      return {wrap(expr(*l.lhs), precedence) + (l.op == LogicalOp::And ? " && " : " || ") +
+                  wrap(expr(*l.rhs), precedence + 1),
+              precedence};
+    }
+    case NodeKind::Select: {
+      auto &s = cast<Select>(e);
+      return {wrap(expr(*s.condition), LogicalOr) + " ? " + wrap(expr(*s.thenValue), Conditional) + " : " +
+                  wrap(expr(*s.elseValue), Conditional),
+              Conditional};
+    }
+    case NodeKind::SpecialReg:
+      // CUDA's registers are unsigned; pyk's (Numba's) are int32.
+      return {"(int32_t)" + specialReg(cast<SpecialReg>(e)), Prefix};
+    case NodeKind::ArrayDim: {
+      auto &d = cast<ArrayDim>(e);
+      return {names_.extentOf(d.array, d.axis), Postfix};
+    }
+    case NodeKind::ArrayLoad: {
+      auto &l = cast<ArrayLoad>(e);
+      return {element(l.array, l.indices), Postfix};
+    }
+#define PYK_IR_STMT(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      break;
+    }
+    return {"/* not an expression */", Postfix};
+  }
+
+  static std::string specialReg(const SpecialReg &r) {
+    return std::string(specialRegName(r.reg)) + "." + "xyz"[r.axis];
+  }
+
+  Code castExpr(const Cast &c) {
+    const std::string type = cudaScalarType(c.type().scalar);
+    // A register widened to a signed type holds the same value as its
+    // int32 view: skip the intermediate cast for readability.
+    if (auto *reg = llvm::dyn_cast<SpecialReg>(c.operand.get());
+        reg && isSignedInteger(c.type().scalar) && byteWidth(c.type().scalar) >= 4)
+      return {"(" + type + ")" + specialReg(*reg), Prefix};
+    return {"(" + type + ")" + wrap(expr(*c.operand), Prefix), Prefix};
+  }
+
+  Code binary(const Binary &b) {
+    static const char *spelling[] = {" + ", " - ", " * ", " / "};
+    const int precedence = b.op == BinaryOp::Add || b.op == BinaryOp::Sub ? Additive : Multiplicative;
+    Code result{wrap(expr(*b.lhs), precedence) + spelling[static_cast<int>(b.op)] + wrap(expr(*b.rhs), precedence + 1),
+                precedence};
+    return narrow(b.type(), std::move(result));
+  }
+
+  /// C++ computes in int at least: cast results of narrower types back.
+  static Code narrow(const ir::Type &type, Code code) {
+    if (isInteger(type.scalar) && byteWidth(type.scalar) < 4)
+      return {"(" + cudaScalarType(type.scalar) + ")(" + code.text + ")", Prefix};
+    return code;
+  }
+
+  static Code constant(const Constant &c) {
+    const ir::Type &type = c.type();
+    switch (type.scalar) {
+    case ScalarKind::Bool:
+      return {c.intValue ? "true" : "false", Postfix};
+    case ScalarKind::Float16:
+    case ScalarKind::Float32:
+    case ScalarKind::Float64:
+      return floatConstant(c.floatValue, type.scalar == ScalarKind::Float64);
+    case ScalarKind::UInt64:
+      return {std::to_string(static_cast<uint64_t>(c.intValue)) + "ull", Postfix};
+    case ScalarKind::UInt32:
+      return {std::to_string(static_cast<uint64_t>(c.intValue)) + "u", Postfix};
+    case ScalarKind::Int64:
+      if (c.intValue == INT64_MIN)
+        return {"(-9223372036854775807ll - 1)", Postfix};
+      if (c.intValue < INT32_MIN || c.intValue > INT32_MAX)
+        return {std::to_string(c.intValue) + "ll", c.intValue < 0 ? Prefix : Postfix};
+      [[fallthrough]];
+    default:
+      return {std::to_string(c.intValue), c.intValue < 0 ? Prefix : Postfix};
+    }
+  }
+
+  static Code floatConstant(double value, bool isDouble) {
+    if (std::isnan(value))
+      return {isDouble ? "__longlong_as_double(0x7ff8000000000000ll)" : "__int_as_float(0x7fc00000)", Postfix};
+    if (std::isinf(value)) {
+      std::string inf = isDouble ? "__longlong_as_double(0x7ff0000000000000ll)" : "__int_as_float(0x7f800000)";
+      return value < 0 ? Code{"-" + inf, Prefix} : Code{inf, Postfix};
+    }
+    // The shortest text that reads back as the same value.
+    std::string text;
+    for (int digits = isDouble ? 15 : 6; digits <= 17; ++digits) {
+      char buffer[40];
+      std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+      text = buffer;
+      if (isDouble ? std::strtod(buffer, nullptr) == value : std::strtof(buffer, nullptr) == float(value))
+        break;
+    }
+    if (text.find_first_of(".e") == std::string::npos)
+      text += ".0";
+    if (!isDouble)
+      text += "f";
+    return {text, value < 0 ? Prefix : Postfix};
+  }
+
+  const Function &function_;
+  const Module &module_;
+  const CudaEmitOptions &options_;
+  llvm::raw_ostream &os_;
+  NameTable names_;
+};
+
+} // namespace
+
+void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_ostream &os) {
+  os << "// Generated by pykc " << options.compilerVersion << " from " << module.sourceName
+     << ".\n// Edit the .pyk file, not this one.\n";
+  os << "#include <cstdint>\n";
+  for (const auto &function : module.functions) {
+    os << "\n";
+    FunctionEmitter(*function, module, options, os).emit();
+  }
+}
+
+} // namespace pyk::cuda

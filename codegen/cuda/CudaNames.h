@@ -1,0 +1,45 @@
+//===- CudaNames.h - C++ spellings of pyk types and identifiers -----------===//
+//
+// The one place that maps IR types to C++ types, and .pyk names to C++
+// identifiers that cannot clash with C++ keywords, CUDA builtins or each
+// other.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CODEGEN_CUDA_CUDANAMES_H
+#define PYK_CODEGEN_CUDA_CUDANAMES_H
+
+#include "IR.h"
+
+#include <map>
+#include <set>
+#include <string>
+
+namespace pyk::cuda {
+
+/// "float", "int64_t", "bool".
+std::string cudaScalarType(ScalarKind kind);
+
+/// Gives each variable of one function a unique C++ identifier: the .pyk
+/// name where it is free, otherwise the name with a `_` suffix.
+class NameTable {
+public:
+  /// Reserves the .pyk names of all variables first, so that generated names
+  /// (extents) never take a name the user wrote.
+  explicit NameTable(const std::vector<const ir::Variable *> &variables);
+
+  /// The identifier of `var`.
+  const std::string &nameOf(const ir::Variable *var) const { return names_.at(var); }
+  /// The identifier of the extent of `axis` of array `var` ("x_shape0").
+  const std::string &extentOf(const ir::Variable *var, unsigned axis) const { return extents_.at({var, axis}); }
+
+private:
+  std::string unique(std::string base);
+
+  std::set<std::string> taken_;
+  std::map<const ir::Variable *, std::string> names_;
+  std::map<std::pair<const ir::Variable *, unsigned>, std::string> extents_;
+};
+
+} // namespace pyk::cuda
+
+#endif // PYK_CODEGEN_CUDA_CUDANAMES_H

@@ -1,0 +1,32 @@
+//===- Builtins.h - Names of the builtins pyk implements ------------------===//
+//
+// The identity of each builtin (cuda.grid, cuda.threadIdx.x, ...) that Sema
+// resolves names and attributes to. What a builtin means is decided in Sema
+// (its type) and in lowering (its IR); this file only names them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_FRONTEND_BUILTINS_H
+#define PYK_FRONTEND_BUILTINS_H
+
+#include <optional>
+#include <string_view>
+
+namespace pyk {
+
+enum class Builtin {
+  None,
+#define PYK_BUILTIN(Id, Name, Arity) Id,
+#include "Builtins.def"
+};
+
+/// The dotted name the user writes ("cuda.grid").
+std::string_view builtinName(Builtin builtin);
+/// The builtin with dotted name `name` ("cuda.threadIdx.x"), if pyk has it.
+std::optional<Builtin> builtinFromName(std::string_view name);
+/// True for names Numba's CUDA target or Python provide that pyk parses
+/// and plans to support but does not implement yet ("cuda.syncthreads").
+bool isKnownUnimplementedBuiltin(std::string_view name);
+
+} // namespace pyk
+
+#endif // PYK_FRONTEND_BUILTINS_H

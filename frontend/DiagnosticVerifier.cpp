@@ -1,0 +1,109 @@
+//===- DiagnosticVerifier.cpp - Check diagnostics against the source's notes -===//
+#include "DiagnosticVerifier.h"
+
+#include <optional>
+#include <regex>
+#include <string>
+
+namespace pyk {
+namespace {
+
+struct Expectation {
+  Severity severity;
+  uint32_t line;
+  std::optional<uint32_t> column;
+  std::string text;
+  uint32_t writtenOnLine;
+  bool met = false;
+};
+
+const char *severityName(Severity severity) {
+  switch (severity) {
+  case Severity::Error:
+    return "error";
+  case Severity::Warning:
+    return "warning";
+  case Severity::Note:
+    return "note";
+  }
+  return "?";
+}
+
+/// Reads the expectations of every line; malformed ones go to `problems`.
+std::vector<Expectation> parseExpectations(const SourceFile &file, std::vector<std::string> &problems) {
+  static const std::regex pattern(R"(expected-(error|warning|note)(@([+-]?)(\d+))?(:(\d+))?\s*\{\{(.*?)\}\})");
+  static const std::regex anyMarker(R"(expected-(error|warning|note))");
+  std::vector<Expectation> result;
+  for (uint32_t line = 1; line <= file.lineCount(); ++line) {
+    std::string text(file.lineText(line));
+    size_t hash = text.find('#');
+    if (hash == std::string::npos)
+      continue;
+    std::string comment = text.substr(hash);
+    size_t found = 0;
+    for (std::sregex_iterator it(comment.begin(), comment.end(), pattern), end; it != end; ++it) {
+      const std::smatch &m = *it;
+      Expectation e;
+      e.severity = m[1] == "error" ? Severity::Error : m[1] == "warning" ? Severity::Warning : Severity::Note;
+      e.writtenOnLine = line;
+      e.line = line;
+      if (m[2].matched) {
+        const auto amount = static_cast<uint32_t>(std::stoul(m[4]));
+        e.line = m[3] == "+" ? line + amount : m[3] == "-" ? line - amount : amount;
+      }
+      if (m[5].matched)
+        e.column = static_cast<uint32_t>(std::stoul(m[6]));
+      e.text = m[7];
+      result.push_back(std::move(e));
+      ++found;
+    }
+    auto markers = static_cast<size_t>(
+        std::distance(std::sregex_iterator(comment.begin(), comment.end(), anyMarker), std::sregex_iterator()));
+    if (markers != found)
+      problems.push_back("line " + std::to_string(line) + ": cannot read the expectation; write e.g. "
+                                                          "'# expected-error@+1 {{message}}'");
+  }
+  return result;
+}
+
+bool matches(const Expectation &e, const Diagnostic &d) {
+  return e.severity == d.severity && e.line == d.range.begin.line &&
+         (!e.column || *e.column == d.range.begin.column) && d.message.find(e.text) != std::string::npos;
+}
+
+} // namespace
+
+bool verifyDiagnostics(const SourceFile &file, const std::vector<Diagnostic> &diagnostics, llvm::raw_ostream &os) {
+  std::vector<std::string> problems;
+  std::vector<Expectation> expectations = parseExpectations(file, problems);
+  std::vector<const Diagnostic *> unexpected;
+  for (const Diagnostic &diagnostic : diagnostics) {
+    bool matched = false;
+    for (Expectation &e : expectations) {
+      if (!e.met && matches(e, diagnostic)) {
+        e.met = true;
+        matched = true;
+        break;
+      }
+    }
+    if (!matched)
+      unexpected.push_back(&diagnostic);
+  }
+  for (const std::string &problem : problems)
+    os << file.name() << ": " << problem << "\n";
+  for (const Expectation &e : expectations) {
+    if (e.met)
+      continue;
+    os << file.name() << ":" << e.writtenOnLine << ": expected " << severityName(e.severity) << " on line " << e.line;
+    if (e.column)
+      os << ", column " << *e.column;
+    os << " was not produced: {{" << e.text << "}}\n";
+  }
+  for (const Diagnostic *d : unexpected)
+    os << file.name() << ":" << d->range.begin.line << ":" << d->range.begin.column << ": unexpected "
+       << severityName(d->severity) << ": " << d->message << "\n";
+  return problems.empty() && unexpected.empty() &&
+         std::all_of(expectations.begin(), expectations.end(), [](const Expectation &e) { return e.met; });
+}
+
+} // namespace pyk

@@ -1,0 +1,95 @@
+//===- Diagnostics.h - Errors, warnings and notes about a source file -----===//
+//
+// The compiler's library code never prints and never exits: every problem in
+// the user's program becomes a Diagnostic collected here, with its location.
+// The driver decides how to print them (printDiagnostic) and which exit code
+// follows. Compiler bugs are asserts, not diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_FRONTEND_DIAGNOSTICS_H
+#define PYK_FRONTEND_DIAGNOSTICS_H
+
+#include "SourceFile.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+#include <vector>
+
+namespace pyk {
+
+enum class Severity { Error, Warning, Note };
+
+/// One message about the source. Notes attach to the error or warning that
+/// precedes them.
+struct Diagnostic {
+  Severity severity;
+  SourceRange range;
+  std::string message;
+};
+
+class DiagnosticEngine;
+
+/// Builds the message of one diagnostic with `<<` and reports it when it goes
+/// out of scope, as MLIR's InFlightDiagnostic does.
+class DiagnosticBuilder {
+public:
+  DiagnosticBuilder(DiagnosticEngine &engine, Severity severity, SourceRange range);
+  DiagnosticBuilder(DiagnosticBuilder &&other) noexcept;
+  DiagnosticBuilder(const DiagnosticBuilder &) = delete;
+  DiagnosticBuilder &operator=(const DiagnosticBuilder &) = delete;
+  DiagnosticBuilder &operator=(DiagnosticBuilder &&) = delete;
+  ~DiagnosticBuilder();
+
+  template <typename T> DiagnosticBuilder &operator<<(const T &value) {
+    llvm::raw_string_ostream os(diagnostic_.message);
+    os << value;
+    return *this;
+  }
+
+private:
+  DiagnosticEngine *engine_;
+  Diagnostic diagnostic_;
+};
+
+/// Collects the diagnostics of one compilation of one file.
+class DiagnosticEngine {
+public:
+  explicit DiagnosticEngine(const SourceFile &file) : file_(file) {}
+
+  DiagnosticBuilder error(SourceRange range) { return {*this, Severity::Error, range}; }
+  DiagnosticBuilder warning(SourceRange range) { return {*this, Severity::Warning, range}; }
+  DiagnosticBuilder note(SourceRange range) { return {*this, Severity::Note, range}; }
+
+  /// Records a finished diagnostic. Once the error limit is reached further
+  /// errors and their notes are dropped (see limitReached).
+  void report(Diagnostic diagnostic);
+
+  const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
+  const SourceFile &file() const { return file_; }
+  unsigned errorCount() const { return errorCount_; }
+  bool hasErrors() const { return errorCount_ != 0; }
+  /// True once more errors than the limit were reported; the pipeline stops
+  /// producing new ones then, as a cascade helps nobody.
+  bool limitReached() const { return errorCount_ > errorLimit_; }
+  void setErrorLimit(unsigned limit) { errorLimit_ = limit; }
+
+private:
+  const SourceFile &file_;
+  std::vector<Diagnostic> diagnostics_;
+  unsigned errorCount_ = 0;
+  unsigned errorLimit_ = 50;
+  bool droppingNotes_ = false;
+};
+
+/// Prints `file:line:col: severity: message`, the source line and a caret
+/// (with `~` under the rest of the range when it is on the same line).
+void printDiagnostic(llvm::raw_ostream &os, const SourceFile &file, const Diagnostic &diagnostic);
+
+/// Prints all diagnostics in order, then a summary line when the error limit
+/// cut the list short.
+void printDiagnostics(llvm::raw_ostream &os, const DiagnosticEngine &engine);
+
+} // namespace pyk
+
+#endif // PYK_FRONTEND_DIAGNOSTICS_H

@@ -1,0 +1,237 @@
+//===- Parser.cpp - Drive the ANTLR lexer and parser ----------------------===//
+//
+// Parsing runs in two stages, as ANTLR recommends for speed: first with the
+// fast SLL prediction and a strategy that gives up at the first error; only
+// if that fails, again with full LL prediction and error recovery, so that
+// the reported errors are the precise ones. ANTLR's exceptions stay inside
+// this file; what leaves it is an AST or diagnostics.
+//
+//===----------------------------------------------------------------------===//
+#include "Parser.h"
+
+#include "ParseTree.h"
+
+#include "PykLexer.h"
+#include "PykParser.h"
+
+#include <set>
+
+namespace pyk {
+
+using grammar::PykLexer;
+using grammar::PykParser;
+
+//===----------------------------------------------------------------------===//
+// Locations
+//===----------------------------------------------------------------------===//
+
+SourceLoc LocationMap::at(size_t line, size_t column) const {
+  if (!inner_)
+    return file_.locForLineAndCodePoint(static_cast<uint32_t>(line), static_cast<uint32_t>(column));
+  if (!exact_)
+    return fallback_.begin;
+  SourceLoc inside = inner_->locForLineAndCodePoint(static_cast<uint32_t>(line), static_cast<uint32_t>(column));
+  return file_.locForOffset(baseOffset_ + inside.offset);
+}
+
+static bool isSynthetic(const antlr4::Token *token) {
+  switch (token->getType()) {
+  case PykLexer::INDENT:
+  case PykLexer::DEDENT:
+  case PykLexer::NEWLINE:
+  case antlr4::Token::EOF:
+    return true;
+  default:
+    return false;
+  }
+}
+
+SourceLoc LocationMap::endOf(const antlr4::Token *token) const {
+  SourceLoc begin = at(token->getLine(), token->getCharPositionInLine());
+  if (isSynthetic(token) || (inner_ && !exact_))
+    return inner_ && !exact_ ? fallback_.end : begin;
+  // The token's text is its source text, so its byte length is the distance
+  // to its end, also across lines (triple-quoted strings).
+  return file_.locForOffset(begin.offset + static_cast<uint32_t>(token->getText().size()));
+}
+
+SourceRange LocationMap::range(const antlr4::Token *token) const {
+  return {at(token->getLine(), token->getCharPositionInLine()), endOf(token)};
+}
+
+SourceRange LocationMap::range(const antlr4::Token *first, const antlr4::Token *last) const {
+  SourceLoc begin = at(first->getLine(), first->getCharPositionInLine());
+  if (!last || last->getTokenIndex() < first->getTokenIndex())
+    return SourceRange(begin);
+  SourceLoc end = endOf(last);
+  return end.offset < begin.offset ? SourceRange(begin) : SourceRange(begin, end);
+}
+
+//===----------------------------------------------------------------------===//
+// Errors
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Turns ANTLR's syntax errors into pyk diagnostics, one per line at most
+/// (ANTLR's recovery tends to report follow-on errors on the same line).
+class DiagnosticListener : public antlr4::BaseErrorListener {
+public:
+  DiagnosticListener(const LocationMap &locations, DiagnosticEngine &diags) : locations_(locations), diags_(diags) {}
+
+  void syntaxError(antlr4::Recognizer *, antlr4::Token *offending, size_t line, size_t column,
+                   const std::string &message, std::exception_ptr) override {
+    ++count;
+    if (!reportedLines_.insert(line).second || diags_.limitReached())
+      return;
+    SourceRange range = offending ? locations_.range(offending) : SourceRange(locations_.at(line, column));
+    diags_.error(range) << (offending ? describeParserError(offending, message) : message);
+  }
+
+  size_t count = 0;
+
+private:
+  /// Python-style wording instead of ANTLR's "mismatched input ... expecting
+  /// {a long set}".
+  static std::string describeParserError(const antlr4::Token *offending, const std::string &message) {
+    std::string found;
+    switch (offending->getType()) {
+    case antlr4::Token::EOF:
+      found = "unexpected end of file";
+      break;
+    case PykLexer::INDENT:
+      return "unexpected indent";
+    case PykLexer::DEDENT:
+      found = "unexpected unindent";
+      break;
+    case PykLexer::NEWLINE:
+      found = "unexpected end of line";
+      break;
+    default:
+      found = "invalid syntax at '" + offending->getText() + "'";
+      break;
+    }
+    // Keep ANTLR's expectation when it names one token: "expected ':'".
+    size_t expecting = message.find("expecting ");
+    if (expecting != std::string::npos) {
+      std::string what = message.substr(expecting + 10);
+      if (what.find('{') == std::string::npos && what.find(',') == std::string::npos) {
+        if (what == "INDENT")
+          return found + "; expected an indented block";
+        return found + "; expected " + what;
+      }
+    }
+    return found;
+  }
+
+  const LocationMap &locations_;
+  DiagnosticEngine &diags_;
+  std::set<size_t> reportedLines_;
+};
+
+/// The lexer and parser over one text, wired to report into `diags`.
+struct ParserPipeline {
+  ParserPipeline(const std::string &text, const LocationMap &locations, DiagnosticEngine &diags)
+      : input(text), lexer(&input), tokens(&lexer), parser(&tokens), listener(locations, diags) {
+    lexer.removeErrorListeners();
+    lexer.addErrorListener(&listener);
+    parser.removeErrorListeners();
+  }
+
+  /// Runs `rule` in two stages (SLL, then LL with recovery). Returns null
+  /// when there were errors, which are then reported.
+  template <typename Context> Context *parse(Context *(PykParser::*rule)()) {
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
+    parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+    Context *tree = nullptr;
+    try {
+      tree = (parser.*rule)();
+    } catch (const antlr4::ParseCancellationException &) {
+      tree = nullptr;
+    }
+    if (!tree || listener.count != 0) {
+      tokens.seek(0);
+      parser.reset();
+      parser.addErrorListener(&listener);
+      parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+      tree = (parser.*rule)();
+    }
+    return listener.count == 0 ? tree : nullptr;
+  }
+
+  antlr4::ANTLRInputStream input;
+  PykLexer lexer;
+  antlr4::CommonTokenStream tokens;
+  PykParser parser;
+  DiagnosticListener listener;
+};
+
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// Entry points
+//===----------------------------------------------------------------------===//
+
+std::unique_ptr<ast::Module> parseModule(const SourceFile &file, DiagnosticEngine &diags) {
+  LocationMap locations(file);
+  try {
+    ParserPipeline pipeline(file.text(), locations, diags);
+    PykParser::FileInputContext *tree = pipeline.parse(&PykParser::fileInput);
+    if (!tree)
+      return nullptr;
+    std::unique_ptr<ast::Module> module = buildModule(tree, locations, diags);
+    return diags.hasErrors() ? nullptr : std::move(module);
+  } catch (const std::exception &e) {
+    // ANTLR reports bad input through listeners; an exception here is a bug
+    // in pyk or ANTLR, but the user still gets a located answer.
+    diags.error(SourceRange(file.locForOffset(0))) << "internal error while parsing: " << e.what();
+    return nullptr;
+  }
+}
+
+ast::ExprPtr parseStringAsExpression(const ast::StringLiteralExpr &literal, DiagnosticEngine &diags) {
+  const SourceFile &file = diags.file();
+  SourceFile inner("<string>", literal.value);
+  if (inner.firstInvalidUtf8()) {
+    diags.error(literal.range()) << "the string is not valid UTF-8 text";
+    return nullptr;
+  }
+  LocationMap locations(file, inner, literal.range().begin.offset + 1, literal.isSimple, literal.range());
+  try {
+    ParserPipeline pipeline(literal.value, locations, diags);
+    PykParser::EvalInputContext *tree = pipeline.parse(&PykParser::evalInput);
+    if (!tree)
+      return nullptr;
+    const unsigned errorsBefore = diags.errorCount();
+    ast::ExprPtr expr = buildExpression(tree, locations, diags);
+    return diags.errorCount() == errorsBefore ? std::move(expr) : nullptr;
+  } catch (const std::exception &e) {
+    diags.error(literal.range()) << "internal error while parsing a string: " << e.what();
+    return nullptr;
+  }
+}
+
+bool dumpTokens(const SourceFile &file, DiagnosticEngine &diags, llvm::raw_ostream &os) {
+  LocationMap locations(file);
+  try {
+    ParserPipeline pipeline(file.text(), locations, diags);
+    pipeline.tokens.fill();
+    const antlr4::dfa::Vocabulary &vocabulary = pipeline.lexer.getVocabulary();
+    for (antlr4::Token *token : pipeline.tokens.getTokens()) {
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      SourceLoc at = locations.at(token->getLine(), token->getCharPositionInLine());
+      os << at.line << ":" << at.column << " " << vocabulary.getSymbolicName(token->getType());
+      if (!isSynthetic(token))
+        os << " '" << token->getText() << "'";
+      os << "\n";
+    }
+    return pipeline.listener.count == 0;
+  } catch (const std::exception &e) {
+    diags.error(SourceRange(file.locForOffset(0))) << "internal error while lexing: " << e.what();
+    return false;
+  }
+}
+
+} // namespace pyk

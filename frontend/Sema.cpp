@@ -1,0 +1,359 @@
+//===- Sema.cpp - Module-level checks, functions and decorators -----------===//
+//
+// Algorithm:
+//  1. Declare the predeclared names (cuda, math, np, numba, type names).
+//  2. Walk the module body in order: imports bind names, `NAME = constant`
+//     declares a constant, `def` declares a function; anything else at module
+//     level is an error.
+//  3. Check each function: its decorator and options, its parameters' types
+//     (annotations and/or signature), then its body until the types of its
+//     locals stop changing (see checkBodyToFixpoint).
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include "Parser.h"
+
+#include "llvm/Support/Casting.h"
+
+namespace pyk {
+
+std::unique_ptr<ModuleInfo> checkModule(ast::Module &module, DiagnosticEngine &diags) {
+  auto info = std::make_unique<ModuleInfo>();
+  sema::Sema(module, diags, *info).run();
+  return info;
+}
+
+namespace sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+Sema::Sema(Module &module, DiagnosticEngine &diags, ModuleInfo &info)
+    : module_(module), realDiags_(diags), diags_(&diags), info_(info), types_(info.types) {}
+
+Symbol *Sema::addSymbol(std::map<std::string, Symbol *> &scope, Symbol symbol) {
+  info_.symbols.push_back(std::make_unique<Symbol>(std::move(symbol)));
+  Symbol *added = info_.symbols.back().get();
+  scope[added->name] = added;
+  return added;
+}
+
+const Symbol *Sema::lookup(const std::string &name) {
+  for (auto *scope : {&functionScope_, &moduleScope_, &predeclared_}) {
+    auto it = scope->find(name);
+    if (it != scope->end())
+      return it->second;
+  }
+  if (auto kind = scalarKindFromName(name)) {
+    Symbol symbol{SymbolKind::TypeName, name, {}, nullptr, std::nullopt, *kind, Builtin::None, nullptr, 0};
+    return addSymbol(predeclared_, std::move(symbol));
+  }
+  return nullptr;
+}
+
+void Sema::notSupportedYet(SourceRange range, const std::string &what) {
+  error(range) << what << " is not supported yet";
+}
+
+void Sema::run() {
+  for (auto [name, builtin] : {std::pair{"cuda", Builtin::CudaModule}, std::pair{"math", Builtin::MathModule},
+                               std::pair{"np", Builtin::NumpyModule}}) {
+    addSymbol(predeclared_, Symbol{SymbolKind::Builtin, name, {}, nullptr, std::nullopt, ScalarKind::Bool, builtin,
+                                   nullptr, 0});
+  }
+  for (StmtPtr &stmt : module_.body)
+    checkModuleStatement(*stmt);
+  for (FunctionInfo &function : info_.functions) {
+    if (realDiags_.limitReached())
+      return;
+    checkFunction(function);
+  }
+}
+
+void Sema::checkModuleStatement(Stmt &stmt) {
+  if (auto *import = dyn_cast<ImportStmt>(&stmt))
+    return checkImport(*import);
+  if (auto *importFrom = dyn_cast<ImportFromStmt>(&stmt))
+    return checkImportFrom(*importFrom);
+  if (auto *def = dyn_cast<FunctionDef>(&stmt))
+    return declareFunction(*def);
+  if (auto *assign = dyn_cast<AssignStmt>(&stmt))
+    return declareConstant(*assign);
+  if (auto *unsupported = dyn_cast<UnsupportedStmt>(&stmt)) {
+    error(stmt.range()) << unsupportedSyntaxName(unsupported->what) << " are not supported in pyk";
+    return;
+  }
+  if (auto *exprStmt = dyn_cast<ExprStmt>(&stmt); exprStmt && isa<StringLiteralExpr>(*exprStmt->expr))
+    return; // A string at module level documents, like a comment.
+  if (isa<PassStmt>(stmt))
+    return;
+  error(stmt.range()) << "only imports, constants, kernels and device functions may appear at module level "
+                         "(host code belongs in C++)";
+}
+
+//===----------------------------------------------------------------------===//
+// Imports
+//===----------------------------------------------------------------------===//
+
+void Sema::checkImport(ImportStmt &stmt) {
+  for (const ImportedName &name : stmt.names) {
+    const std::string bound = name.asName.empty() ? name.name.substr(0, name.name.find('.')) : name.asName;
+    Builtin builtin = Builtin::None;
+    if (name.name == "math")
+      builtin = Builtin::MathModule;
+    else if (name.name == "numpy")
+      builtin = Builtin::NumpyModule;
+    else if (name.name == "numba.cuda" && !name.asName.empty())
+      builtin = Builtin::CudaModule;
+    else if (name.name == "numba" || name.name == "numba.cuda")
+      continue; // `numba.cuda.x` spellings are not used by kernels; `cuda` is predeclared.
+    if (builtin == Builtin::None) {
+      error(name.range) << "cannot import '" << name.name
+                        << "': pyk kernels can only import numba, numba.cuda, math and numpy";
+      continue;
+    }
+    addSymbol(moduleScope_,
+              Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool, builtin, nullptr, 0});
+  }
+}
+
+void Sema::checkImportFrom(ImportFromStmt &stmt) {
+  const bool fromNumba = stmt.level == 0 && (stmt.module == "numba" || stmt.module == "numba.cuda");
+  const bool fromMath = stmt.level == 0 && stmt.module == "math";
+  const bool fromNumpy = stmt.level == 0 && stmt.module == "numpy";
+  if (!fromNumba && !fromMath && !fromNumpy) {
+    error(stmt.moduleRange.isValid() ? stmt.moduleRange : stmt.range())
+        << "cannot import from '" << std::string(stmt.level, '.') << stmt.module
+        << "': pyk kernels can only import numba, numba.cuda, math and numpy";
+    return;
+  }
+  if (stmt.importsAll) {
+    error(stmt.range()) << "'from " << stmt.module << " import *' is not supported; import the names you use";
+    return;
+  }
+  for (const ImportedName &name : stmt.names) {
+    const std::string bound = name.asName.empty() ? name.name : name.asName;
+    if (stmt.module == "numba" && name.name == "cuda") {
+      addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
+                                     Builtin::CudaModule, nullptr, 0});
+      continue;
+    }
+    if ((fromNumba || fromNumpy) && (scalarKindFromName(name.name) || name.name == "void")) {
+      if (name.name == "void" || bound == name.name)
+        continue; // Predeclared already.
+      addSymbol(moduleScope_, Symbol{SymbolKind::TypeName, bound, name.range, nullptr, std::nullopt,
+                                     *scalarKindFromName(name.name), Builtin::None, nullptr, 0});
+      continue;
+    }
+    std::string dotted = (fromMath ? "math." : stmt.module == "numba.cuda" ? "cuda." : "") + name.name;
+    if (isKnownUnimplementedBuiltin(dotted)) {
+      notSupportedYet(name.range, "'" + dotted + "'");
+      continue;
+    }
+    error(name.range) << "'" << stmt.module << "." << name.name << "' is not available in pyk kernels";
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Constants and functions
+//===----------------------------------------------------------------------===//
+
+void Sema::declareConstant(AssignStmt &stmt) {
+  if (stmt.targets.size() != 1 || !isa<NameExpr>(*stmt.targets[0])) {
+    error(stmt.range()) << "a module constant is assigned to one name, as in 'TPB = 16'";
+    return;
+  }
+  auto &target = llvm::cast<NameExpr>(*stmt.targets[0]);
+  if (isa<TupleExpr>(*stmt.value)) {
+    notSupportedYet(stmt.value->range(), "a tuple module constant");
+    return;
+  }
+  const Type *type = checkValue(*stmt.value);
+  if (type->isError())
+    return;
+  if (!stmt.value->constant || !type->isScalar()) {
+    error(stmt.value->range()) << "module-level variables must be compile-time constants (int, float or bool "
+                                  "literals, or expressions of them); '"
+                               << target.name << "' is not";
+    return;
+  }
+  if (auto it = moduleScope_.find(target.name); it != moduleScope_.end()) {
+    error(target.range()) << "'" << target.name << "' is already defined at module level";
+    note(it->second->definition) << "previous definition is here";
+    return;
+  }
+  target.type = type;
+  target.isWeak = true;
+  target.constant = stmt.value->constant;
+  addSymbol(moduleScope_, Symbol{SymbolKind::Constant, target.name, target.range(), type, stmt.value->constant,
+                                 ScalarKind::Bool, Builtin::None, nullptr, 0});
+}
+
+void Sema::declareFunction(FunctionDef &def) {
+  if (auto it = moduleScope_.find(def.name); it != moduleScope_.end()) {
+    error(def.nameRange) << "'" << def.name << "' is already defined at module level";
+    note(it->second->definition) << "previous definition is here";
+    return;
+  }
+  addSymbol(moduleScope_, Symbol{SymbolKind::Function, def.name, def.nameRange, nullptr, std::nullopt,
+                                 ScalarKind::Bool, Builtin::None, &def, 0});
+  FunctionInfo function;
+  function.def = &def;
+  info_.functions.push_back(std::move(function));
+}
+
+void Sema::checkFunction(FunctionInfo &function) {
+  auto &def = const_cast<FunctionDef &>(*function.def);
+  function_ = &function;
+  functionScope_.clear();
+  std::optional<Signature> signature;
+  if (!checkDecorators(def, function, signature))
+    return;
+  if (function.kind == FunctionKind::Device) {
+    notSupportedYet(def.decorators.front()->range(), "a device function (@cuda.jit(device=True))");
+    return;
+  }
+  checkParameters(def, function, signature);
+  if (def.returns && !isa<NoneLiteralExpr>(*def.returns))
+    error(def.returns->range()) << "a kernel returns nothing; remove the return annotation or write '-> None'";
+  function.returnType = types_.voidType();
+  checkBodyToFixpoint(function);
+  function_ = nullptr;
+}
+
+bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature) {
+  if (def.decorators.empty()) {
+    error(def.nameRange) << "function '" << def.name
+                         << "' has no @cuda.jit decorator; pyk compiles kernels (@cuda.jit) and device functions "
+                            "(@cuda.jit(device=True)) only";
+    return false;
+  }
+  if (def.decorators.size() > 1) {
+    error(def.decorators[1]->range()) << "a kernel takes exactly one decorator, @cuda.jit";
+    return false;
+  }
+  Expr &decorator = *def.decorators.front();
+  auto *call = dyn_cast<CallExpr>(&decorator);
+  Expr &callee = call ? *call->callee : decorator;
+  const Type *type = checkExpr(callee);
+  if (type->isError())
+    return false;
+  if (callee.builtin != Builtin::CudaJit) {
+    error(callee.range()) << "unknown decorator; pyk kernels are decorated with @cuda.jit";
+    return false;
+  }
+  if (call)
+    checkDecoratorOptions(*call, function, signature);
+  return true;
+}
+
+void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature) {
+  if (call.args.size() > 1)
+    error(call.args[1]->range()) << "@cuda.jit takes at most one signature";
+  if (!call.args.empty())
+    signature = evaluateSignature(*call.args[0]);
+  for (KeywordArgument &keyword : call.keywords) {
+    const std::string &name = keyword.name;
+    if (name == "device" || name == "fastmath" || name == "lineinfo" || name == "debug" || name == "inline" ||
+        name == "cache") {
+      checkValue(*keyword.value);
+      if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
+        error(keyword.value->range()) << "option '" << name << "' takes True or False";
+        continue;
+      }
+      const bool on = keyword.value->constant->boolValue;
+      if (name == "device" && on)
+        function.kind = FunctionKind::Device;
+      else if (name == "cache")
+        note(keyword.nameRange) << "option 'cache' has no effect: pyk compiles ahead of time";
+      else if (name == "lineinfo")
+        function.options.lineinfo = on;
+      else if (on && name == "fastmath")
+        notSupportedYet(keyword.nameRange, "option 'fastmath=True'");
+      else if (on && name == "debug")
+        notSupportedYet(keyword.nameRange, "option 'debug=True' (checked mode)");
+      else if (on && name == "inline")
+        notSupportedYet(keyword.nameRange, "option 'inline=True'");
+      continue;
+    }
+    if (name == "max_registers" || name == "launch_bounds") {
+      notSupportedYet(keyword.nameRange, "option '" + name + "'");
+      continue;
+    }
+    error(keyword.nameRange) << "unknown @cuda.jit option '" << name
+                             << "'; pyk accepts device, fastmath, lineinfo, debug, max_registers, launch_bounds, "
+                                "inline and cache";
+  }
+}
+
+void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature) {
+  size_t normalCount = 0;
+  for (Parameter &param : def.params)
+    normalCount += param.kind == Parameter::Kind::Normal;
+  if (signature && signature->params.size() != normalCount) {
+    error(signature->range) << "the signature gives " << signature->params.size() << " parameter type"
+                            << (signature->params.size() == 1 ? "" : "s") << " but '" << def.name << "' has "
+                            << normalCount << " parameter" << (normalCount == 1 ? "" : "s");
+  }
+  if (signature && !signature->returnType->isVoid())
+    error(signature->range) << "a kernel returns nothing; its signature must be 'void(...)'";
+
+  unsigned index = 0;
+  for (Parameter &param : def.params) {
+    if (param.kind != Parameter::Kind::Normal) {
+      static const char *what[] = {"", "positional-only markers ('/')", "'*args' parameters",
+                                   "keyword-only markers ('*')", "'**kwargs' parameters"};
+      error(param.range) << what[static_cast<int>(param.kind)] << " are not supported in kernels";
+      continue;
+    }
+    if (param.defaultValue)
+      error(param.defaultValue->range()) << "kernel parameters cannot have default values";
+    const Type *annotated = param.annotation ? evaluateTypeExpr(*param.annotation, false) : nullptr;
+    const Type *fromSignature =
+        signature && index < signature->params.size() ? signature->params[index] : nullptr;
+    const Type *type = annotated ? annotated : fromSignature;
+    if (annotated && fromSignature && annotated != fromSignature) {
+      error(param.annotation->range()) << "parameter '" << param.name << "' is annotated " << annotated->str()
+                                       << " but the signature gives " << fromSignature->str();
+      note(signature->paramRanges[index]) << "the signature's type for '" << param.name << "' is here";
+    }
+    if (!type && !param.annotation && !signature) {
+      error(param.range) << "parameter '" << param.name << "' has no type; annotate it ('" << param.name
+                         << ": float32[:]') or give the kernel a signature ('@cuda.jit(\"void(float32[:], "
+                            "...)\")')";
+    }
+    if (functionScope_.count(param.name)) {
+      error(param.range) << "duplicate parameter '" << param.name << "'";
+      continue;
+    }
+    Symbol *symbol = addSymbol(functionScope_, Symbol{SymbolKind::Parameter, param.name, param.range,
+                                                      type ? type : types_.errorType(), std::nullopt,
+                                                      ScalarKind::Bool, Builtin::None, nullptr, index});
+    function.params.push_back(symbol);
+    ++index;
+  }
+}
+
+void Sema::checkBodyToFixpoint(FunctionInfo &function) {
+  // A local's type is the unification of everything assigned to it, and an
+  // assignment may read locals assigned later in the text (in a loop). Check
+  // the body with diagnostics muted until no local's type changes, then
+  // once more for real. Unification only widens, so this ends quickly.
+  auto &def = const_cast<FunctionDef &>(*function.def);
+  constexpr int maxRounds = 8;
+  for (int round = 0; round < maxRounds; ++round) {
+    DiagnosticEngine scratch(realDiags_.file());
+    diags_ = &scratch;
+    localTypesChanged_ = false;
+    checkBlock(def.body);
+    diags_ = &realDiags_;
+    if (!localTypesChanged_)
+      break;
+  }
+  checkBlock(def.body);
+}
+
+} // namespace sema
+} // namespace pyk

@@ -1,0 +1,579 @@
+//===- SemaExpr.cpp - Names, builtins, operators and their types ----------===//
+//
+// Each check returns the expression's type and records it in the node. The
+// error type marks an expression that already has a diagnostic; checks that
+// meet it stay silent, so one mistake gives one error.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include "llvm/Support/Casting.h"
+
+#include <cmath>
+#include <limits>
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+static const Type *setType(Expr &expr, const Type *type) {
+  expr.type = type;
+  return type;
+}
+
+/// "a value of type float32" or "module 'cuda'" — for messages.
+static std::string describe(const Expr &expr) {
+  if (expr.builtin != Builtin::None)
+    return "'" + std::string(builtinName(expr.builtin)) + "'";
+  return "a value of type " + expr.type->str();
+}
+
+static bool isNamespace(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::CudaModule:
+  case Builtin::MathModule:
+  case Builtin::NumpyModule:
+  case Builtin::ThreadIdx:
+  case Builtin::BlockIdx:
+  case Builtin::BlockDim:
+  case Builtin::GridDim:
+    return true;
+  default:
+    return false;
+  }
+}
+
+const Type *Sema::checkValue(Expr &expr) {
+  const Type *type = checkExpr(expr);
+  if (!type->isVoid())
+    return type;
+  if (isNamespace(expr.builtin))
+    error(expr.range()) << describe(expr) << " is a module, not a value";
+  else if (expr.builtin != Builtin::None)
+    error(expr.range()) << describe(expr) << " is a function; call it";
+  else
+    error(expr.range()) << "this expression has no value";
+  return setType(expr, types_.errorType());
+}
+
+const Type *Sema::checkExpr(Expr &expr) {
+  switch (expr.kind()) {
+  case NodeKind::NameExpr:
+    return checkName(llvm::cast<NameExpr>(expr));
+  case NodeKind::IntLiteralExpr:
+    return checkIntLiteral(llvm::cast<IntLiteralExpr>(expr));
+  case NodeKind::FloatLiteralExpr:
+    expr.isWeak = true;
+    expr.constant = ConstantValue::ofFloat(llvm::cast<FloatLiteralExpr>(expr).value);
+    return setType(expr, types_.float64Type());
+  case NodeKind::BoolLiteralExpr:
+    expr.isWeak = true;
+    expr.constant = ConstantValue::ofBool(llvm::cast<BoolLiteralExpr>(expr).value);
+    return setType(expr, types_.boolType());
+  case NodeKind::NoneLiteralExpr:
+    error(expr.range()) << "'None' is not a value in kernels";
+    return setType(expr, types_.errorType());
+  case NodeKind::StringLiteralExpr:
+    error(expr.range()) << "strings are only allowed in print() and assert";
+    return setType(expr, types_.errorType());
+  case NodeKind::TupleExpr:
+    notSupportedYet(expr.range(), "a tuple value");
+    return setType(expr, types_.errorType());
+  case NodeKind::AttributeExpr:
+    return checkAttribute(llvm::cast<AttributeExpr>(expr));
+  case NodeKind::SubscriptExpr:
+    return checkSubscript(llvm::cast<SubscriptExpr>(expr));
+  case NodeKind::SliceExpr:
+    error(expr.range()) << "slicing is not supported; index one element at a time";
+    return setType(expr, types_.errorType());
+  case NodeKind::CallExpr:
+    return checkCall(llvm::cast<CallExpr>(expr));
+  case NodeKind::UnaryExpr:
+    return checkUnary(llvm::cast<UnaryExpr>(expr));
+  case NodeKind::BinaryExpr:
+    return checkBinary(llvm::cast<BinaryExpr>(expr));
+  case NodeKind::BoolOpExpr:
+    return checkBoolOp(llvm::cast<BoolOpExpr>(expr));
+  case NodeKind::CompareExpr:
+    return checkCompare(llvm::cast<CompareExpr>(expr));
+  case NodeKind::ConditionalExpr:
+    return checkConditional(llvm::cast<ConditionalExpr>(expr));
+  case NodeKind::UnsupportedExpr:
+    error(expr.range()) << unsupportedSyntaxName(llvm::cast<UnsupportedExpr>(expr).what)
+                        << " are not supported in kernels";
+    return setType(expr, types_.errorType());
+#define PYK_AST_STMT(Name) case NodeKind::Name:
+#include "ASTNodes.def"
+    break;
+  }
+  return setType(expr, types_.errorType());
+}
+
+//===----------------------------------------------------------------------===//
+// Names, literals, attributes
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::checkName(NameExpr &expr) {
+  const Symbol *symbol = lookup(expr.name);
+  expr.symbol = symbol;
+  if (!symbol) {
+    if (expr.name == "void")
+      error(expr.range()) << "'void' is only a signature's return type";
+    else if (isKnownUnimplementedBuiltin(expr.name))
+      notSupportedYet(expr.range(), "'" + expr.name + "'");
+    else
+      error(expr.range()) << "name '" << expr.name << "' is not defined";
+    return setType(expr, types_.errorType());
+  }
+  switch (symbol->kind) {
+  case SymbolKind::Parameter:
+    return setType(expr, symbol->type);
+  case SymbolKind::Local:
+    if (!symbol->type) {
+      error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned";
+      return setType(expr, types_.errorType());
+    }
+    return setType(expr, symbol->type);
+  case SymbolKind::Constant:
+    expr.isWeak = true;
+    expr.constant = symbol->constant;
+    return setType(expr, symbol->type);
+  case SymbolKind::Builtin:
+    expr.builtin = symbol->builtin;
+    return setType(expr, types_.voidType());
+  case SymbolKind::TypeName:
+    notSupportedYet(expr.range(), "using the type '" + expr.name + "' in an expression (casts)");
+    return setType(expr, types_.errorType());
+  case SymbolKind::Function:
+    notSupportedYet(expr.range(), "calling function '" + expr.name + "' (device functions)");
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.errorType());
+}
+
+const Type *Sema::checkIntLiteral(IntLiteralExpr &expr) {
+  if (expr.tooLarge || expr.value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
+    error(expr.range()) << "integer literal is too large for int64";
+    return setType(expr, types_.errorType());
+  }
+  expr.isWeak = true;
+  expr.constant = ConstantValue::ofInt(static_cast<int64_t>(expr.value));
+  return setType(expr, types_.int64Type());
+}
+
+static const Type *threadIndexType(Builtin builtin, TypeContext &types) {
+  switch (builtin) {
+  case Builtin::ThreadIdxX:
+  case Builtin::ThreadIdxY:
+  case Builtin::ThreadIdxZ:
+  case Builtin::BlockIdxX:
+  case Builtin::BlockIdxY:
+  case Builtin::BlockIdxZ:
+  case Builtin::BlockDimX:
+  case Builtin::BlockDimY:
+  case Builtin::BlockDimZ:
+  case Builtin::GridDimX:
+  case Builtin::GridDimY:
+  case Builtin::GridDimZ:
+    return types.int32Type(); // Numba types them int32.
+  default:
+    return types.voidType();
+  }
+}
+
+const Type *Sema::checkAttribute(AttributeExpr &expr) {
+  const Type *objectType = checkExpr(*expr.object);
+  if (objectType->isError())
+    return setType(expr, types_.errorType());
+  if (objectType->isArray()) {
+    if (expr.attribute == "shape") {
+      expr.builtin = Builtin::ArrayShape;
+      return setType(expr, types_.tuple(std::vector<const Type *>(objectType->rank(), types_.int64Type())));
+    }
+    if (expr.attribute == "size") {
+      expr.builtin = Builtin::ArraySize;
+      return setType(expr, types_.int64Type());
+    }
+    if (expr.attribute == "ndim") {
+      expr.builtin = Builtin::ArrayNdim;
+      expr.isWeak = true;
+      expr.constant = ConstantValue::ofInt(objectType->rank());
+      return setType(expr, types_.int64Type());
+    }
+    error(expr.attributeRange) << "arrays have no attribute '" << expr.attribute
+                               << "'; pyk arrays have shape, size and ndim";
+    return setType(expr, types_.errorType());
+  }
+  if (!objectType->isVoid() || !isNamespace(expr.object->builtin)) {
+    error(expr.attributeRange) << describe(*expr.object) << " has no attribute '" << expr.attribute << "'";
+    return setType(expr, types_.errorType());
+  }
+  if (expr.object->builtin == Builtin::NumpyModule && scalarKindFromName(expr.attribute)) {
+    notSupportedYet(expr.range(), "using the type 'np." + expr.attribute + "' in an expression (casts)");
+    return setType(expr, types_.errorType());
+  }
+  std::string dotted = std::string(builtinName(expr.object->builtin)) + "." + expr.attribute;
+  if (auto builtin = builtinFromName(dotted)) {
+    expr.builtin = *builtin;
+    return setType(expr, threadIndexType(*builtin, types_));
+  }
+  if (isKnownUnimplementedBuiltin(dotted))
+    notSupportedYet(expr.range(), "'" + dotted + "'");
+  else
+    error(expr.attributeRange) << "'" << builtinName(expr.object->builtin) << "' has no attribute '"
+                               << expr.attribute << "'";
+  return setType(expr, types_.errorType());
+}
+
+//===----------------------------------------------------------------------===//
+// Subscripts
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::checkSubscript(SubscriptExpr &expr) {
+  // a[i][j] on a 2-D array: say how to write it before anything else.
+  if (auto *inner = dyn_cast<SubscriptExpr>(expr.object.get())) {
+    const Type *innerObject = checkExpr(*inner->object);
+    if (innerObject->isArray() && inner->indices.size() < innerObject->rank()) {
+      error(expr.range()) << "chained indexing 'a[i][j]' is not supported; write one subscript with all indices, "
+                             "'a[i, j]'";
+      return setType(expr, types_.errorType());
+    }
+  }
+  const Type *objectType = checkExpr(*expr.object);
+  if (objectType->isError())
+    return setType(expr, types_.errorType());
+  if (objectType->isArray())
+    return checkArrayIndex(expr, objectType);
+  if (objectType->isTuple())
+    return checkTupleIndex(expr, objectType);
+  if (objectType->isVoid() && scalarTypeNamed(*expr.object)) {
+    error(expr.range()) << "array types such as '" << builtinName(expr.object->builtin)
+                        << "[:]' are only allowed in annotations and signatures";
+    return setType(expr, types_.errorType());
+  }
+  error(expr.object->range()) << describe(*expr.object) << " cannot be indexed";
+  return setType(expr, types_.errorType());
+}
+
+const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
+  bool ok = true;
+  for (ExprPtr &index : expr.indices) {
+    if (isa<SliceExpr>(*index)) {
+      error(index->range()) << "slicing arrays is not supported; index one element at a time";
+      ok = false;
+      continue;
+    }
+    const Type *indexType = checkValue(*index);
+    if (indexType->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
+      error(index->range()) << "an array index must be an integer, not " << indexType->str();
+      ok = false;
+      continue;
+    }
+    if (index->constant && index->constant->intValue < 0) {
+      error(index->range()) << "negative index " << index->constant->intValue
+                            << ": pyk does not wrap negative indices; write 'a.shape[0] "
+                            << index->constant->intValue << "' instead";
+      ok = false;
+    }
+  }
+  if (ok && expr.indices.size() != arrayType->rank()) {
+    error(expr.range()) << "array of type " << arrayType->str() << " has " << arrayType->rank() << " dimension"
+                        << (arrayType->rank() == 1 ? "" : "s") << " but " << expr.indices.size() << " ind"
+                        << (expr.indices.size() == 1 ? "ex was" : "ices were") << " given";
+    ok = false;
+  }
+  return setType(expr, ok ? types_.scalar(arrayType->scalarKind()) : types_.errorType());
+}
+
+const Type *Sema::checkTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
+  if (expr.indices.size() != 1) {
+    error(expr.range()) << "a tuple takes one index";
+    return setType(expr, types_.errorType());
+  }
+  Expr &index = *expr.indices.front();
+  const Type *indexType = checkValue(index);
+  if (indexType->isError())
+    return setType(expr, types_.errorType());
+  const auto size = static_cast<int64_t>(tupleType->elements().size());
+  if (!index.constant || index.constant->kind != ConstantValue::Kind::Int) {
+    error(index.range()) << "a tuple index must be a constant integer";
+    return setType(expr, types_.errorType());
+  }
+  int64_t position = index.constant->intValue;
+  if (position < -size || position >= size) {
+    error(index.range()) << "index " << position << " is out of range for a tuple of " << size << " element"
+                         << (size == 1 ? "" : "s");
+    return setType(expr, types_.errorType());
+  }
+  if (position < 0)
+    index.constant->intValue = position + size; // Lowering reads the normalised position.
+  return setType(expr, tupleType->elements()[static_cast<size_t>(index.constant->intValue)]);
+}
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::checkCall(CallExpr &expr) {
+  const Type *calleeType = checkExpr(*expr.callee);
+  if (calleeType->isError())
+    return setType(expr, types_.errorType());
+  if (expr.callee->builtin == Builtin::Grid)
+    return checkGrid(expr);
+  error(expr.callee->range()) << describe(*expr.callee) << " cannot be called";
+  return setType(expr, types_.errorType());
+}
+
+const Type *Sema::checkGrid(CallExpr &expr) {
+  if (!expr.keywords.empty()) {
+    error(expr.keywords.front().nameRange) << "cuda.grid takes no keyword arguments";
+    return setType(expr, types_.errorType());
+  }
+  if (expr.args.size() != 1) {
+    error(expr.range()) << "cuda.grid takes one argument, the number of dimensions (1, 2 or 3)";
+    return setType(expr, types_.errorType());
+  }
+  Expr &ndim = *expr.args.front();
+  const Type *ndimType = checkValue(ndim);
+  if (ndimType->isError())
+    return setType(expr, types_.errorType());
+  if (!ndim.constant || ndim.constant->kind != ConstantValue::Kind::Int || ndim.constant->intValue < 1 ||
+      ndim.constant->intValue > 3) {
+    error(ndim.range()) << "cuda.grid's argument must be the constant 1, 2 or 3";
+    return setType(expr, types_.errorType());
+  }
+  if (ndim.constant->intValue != 1) {
+    notSupportedYet(expr.range(), "cuda.grid(" + std::to_string(ndim.constant->intValue) + ")");
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.int64Type());
+}
+
+//===----------------------------------------------------------------------===//
+// Operators
+//===----------------------------------------------------------------------===//
+
+PromotionOperand Sema::promotionOperand(const Expr &expr) const {
+  return {expr.type->scalarKind(), expr.isWeak};
+}
+
+void Sema::checkLiteralFits(Expr &expr, ScalarKind kind) {
+  if (!expr.isWeak || !expr.constant || expr.constant->kind != ConstantValue::Kind::Int || !isInteger(kind))
+    return;
+  const int64_t value = expr.constant->intValue;
+  const unsigned bits = byteWidth(kind) * 8;
+  bool fits = true;
+  if (isUnsignedInteger(kind))
+    fits = value >= 0 && (bits == 64 || value < (int64_t(1) << bits));
+  else if (bits < 64)
+    fits = value >= -(int64_t(1) << (bits - 1)) && value < (int64_t(1) << (bits - 1));
+  if (!fits)
+    error(expr.range()) << "integer literal " << value << " does not fit in " << scalarName(kind);
+}
+
+bool Sema::requireBool(Expr &expr, const char *context) {
+  if (expr.type->isError() || expr.type->isScalarOf(ScalarKind::Bool))
+    return true;
+  error(expr.range()) << context << " must be a bool, not " << expr.type->str()
+                      << "; compare explicitly, e.g. 'x != 0'";
+  return false;
+}
+
+static std::optional<ConstantValue> foldArithmetic(BinaryOp op, const ConstantValue &a, const ConstantValue &b,
+                                                   bool &overflow) {
+  using Kind = ConstantValue::Kind;
+  if (a.kind == Kind::Float || b.kind == Kind::Float || op == BinaryOp::Div) {
+    auto asDouble = [](const ConstantValue &v) {
+      return v.kind == Kind::Float ? v.floatValue : v.kind == Kind::Int ? double(v.intValue) : double(v.boolValue);
+    };
+    double x = asDouble(a), y = asDouble(b);
+    switch (op) {
+    case BinaryOp::Add:
+      return ConstantValue::ofFloat(x + y);
+    case BinaryOp::Sub:
+      return ConstantValue::ofFloat(x - y);
+    case BinaryOp::Mul:
+      return ConstantValue::ofFloat(x * y);
+    case BinaryOp::Div:
+      if (y == 0)
+        return std::nullopt;
+      return ConstantValue::ofFloat(x / y);
+    default:
+      return std::nullopt;
+    }
+  }
+  int64_t x = a.kind == Kind::Int ? a.intValue : a.boolValue;
+  int64_t y = b.kind == Kind::Int ? b.intValue : b.boolValue;
+  int64_t result = 0;
+  switch (op) {
+  case BinaryOp::Add:
+    overflow = __builtin_add_overflow(x, y, &result);
+    break;
+  case BinaryOp::Sub:
+    overflow = __builtin_sub_overflow(x, y, &result);
+    break;
+  case BinaryOp::Mul:
+    overflow = __builtin_mul_overflow(x, y, &result);
+    break;
+  default:
+    return std::nullopt;
+  }
+  return ConstantValue::ofInt(result);
+}
+
+Sema::ArithmeticTypes Sema::arithmeticTypes(BinaryOp op, Expr &lhs, Expr &rhs, SourceRange opRange) {
+  for (Expr *operand : {&lhs, &rhs}) {
+    if (!operand->type->isScalar()) {
+      error(operand->range()) << "operator '" << binaryOpSpelling(op) << "' needs numbers, not "
+                              << describe(*operand);
+      return {};
+    }
+  }
+  switch (op) {
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mul:
+  case BinaryOp::Div:
+    break;
+  case BinaryOp::MatMul:
+    error(opRange) << "operator '@' (matrix multiplication) is not supported in kernels";
+    return {};
+  default:
+    notSupportedYet(opRange, std::string("operator '") + binaryOpSpelling(op) + "'");
+    return {};
+  }
+  PromotionOperand promoted = arithmeticResult(promote(promotionOperand(lhs), promotionOperand(rhs)));
+  checkLiteralFits(lhs, promoted.kind);
+  checkLiteralFits(rhs, promoted.kind);
+  const Type *operandType = types_.scalar(promoted.kind);
+  if (op == BinaryOp::Div && !isFloat(promoted.kind))
+    operandType = types_.float64Type(); // True division of integers is float64, as in NumPy.
+  return {operandType, operandType};
+}
+
+const Type *Sema::checkBinary(BinaryExpr &expr) {
+  const Type *lhsType = checkValue(*expr.lhs);
+  const Type *rhsType = checkValue(*expr.rhs);
+  if (lhsType->isError() || rhsType->isError())
+    return setType(expr, types_.errorType());
+  ArithmeticTypes types = arithmeticTypes(expr.op, *expr.lhs, *expr.rhs, expr.opRange);
+  if (!types.resultType)
+    return setType(expr, types_.errorType());
+  expr.operandType = types.operandType;
+  if (expr.lhs->isWeak && expr.rhs->isWeak) {
+    expr.isWeak = true;
+    if (expr.lhs->constant && expr.rhs->constant) {
+      bool overflow = false;
+      expr.constant = foldArithmetic(expr.op, *expr.lhs->constant, *expr.rhs->constant, overflow);
+      if (overflow) {
+        error(expr.range()) << "constant expression overflows int64";
+        return setType(expr, types_.errorType());
+      }
+    }
+  }
+  return setType(expr, types.resultType);
+}
+
+const Type *Sema::checkUnary(UnaryExpr &expr) {
+  const Type *operandType = checkValue(*expr.operand);
+  if (operandType->isError())
+    return setType(expr, types_.errorType());
+  if (expr.op == UnaryOp::Not) {
+    if (!requireBool(*expr.operand, "the operand of 'not'"))
+      return setType(expr, types_.errorType());
+    if (expr.operand->constant)
+      expr.constant = ConstantValue::ofBool(!expr.operand->constant->boolValue);
+    expr.isWeak = expr.operand->isWeak;
+    return setType(expr, types_.boolType());
+  }
+  if (!operandType->isScalar()) {
+    error(expr.operand->range()) << "unary '" << unaryOpSpelling(expr.op) << "' needs a number, not "
+                                 << describe(*expr.operand);
+    return setType(expr, types_.errorType());
+  }
+  if (expr.op == UnaryOp::Invert) {
+    notSupportedYet(expr.range(), "operator '~'");
+    return setType(expr, types_.errorType());
+  }
+  PromotionOperand result = arithmeticResult(promotionOperand(*expr.operand));
+  expr.isWeak = result.weak;
+  if (const auto &c = expr.operand->constant) {
+    const bool negate = expr.op == UnaryOp::Minus;
+    if (c->kind == ConstantValue::Kind::Float)
+      expr.constant = ConstantValue::ofFloat(negate ? -c->floatValue : c->floatValue);
+    else if (c->kind == ConstantValue::Kind::Int)
+      expr.constant = ConstantValue::ofInt(negate ? static_cast<int64_t>(0ULL - static_cast<uint64_t>(c->intValue))
+                                                  : c->intValue);
+    else
+      expr.constant = ConstantValue::ofInt(negate ? -int64_t(c->boolValue) : int64_t(c->boolValue));
+  }
+  return setType(expr, types_.scalar(result.kind));
+}
+
+const Type *Sema::checkBoolOp(BoolOpExpr &expr) {
+  bool ok = true;
+  for (ExprPtr &operand : expr.operands) {
+    const Type *type = checkValue(*operand);
+    ok &= !type->isError() && requireBool(*operand, expr.op == BoolOp::And ? "an operand of 'and'"
+                                                                            : "an operand of 'or'");
+  }
+  return setType(expr, ok ? types_.boolType() : types_.errorType());
+}
+
+const Type *Sema::checkCompare(CompareExpr &expr) {
+  bool ok = !checkValue(*expr.first)->isError();
+  for (ExprPtr &comparator : expr.comparators)
+    ok &= !checkValue(*comparator)->isError();
+  if (!ok)
+    return setType(expr, types_.errorType());
+  if (expr.ops.size() > 1) {
+    notSupportedYet(expr.range(), "a chained comparison");
+    return setType(expr, types_.errorType());
+  }
+  expr.operandTypes.clear();
+  Expr *lhs = expr.first.get();
+  for (size_t i = 0; i < expr.ops.size(); ++i) {
+    Expr *rhs = expr.comparators[i].get();
+    CompareOp op = expr.ops[i];
+    if (op == CompareOp::In || op == CompareOp::NotIn || op == CompareOp::Is || op == CompareOp::IsNot) {
+      error(expr.opRanges[i]) << "operator '" << compareOpSpelling(op)
+                              << "' is not supported in kernels; compare numbers with == and !=";
+      return setType(expr, types_.errorType());
+    }
+    for (Expr *operand : {lhs, rhs}) {
+      if (!operand->type->isScalar()) {
+        error(operand->range()) << "cannot compare " << describe(*operand);
+        return setType(expr, types_.errorType());
+      }
+    }
+    PromotionOperand promoted = promote(promotionOperand(*lhs), promotionOperand(*rhs));
+    expr.operandTypes.push_back(types_.scalar(promoted.kind));
+    lhs = rhs;
+  }
+  return setType(expr, types_.boolType());
+}
+
+const Type *Sema::checkConditional(ConditionalExpr &expr) {
+  const Type *conditionType = checkValue(*expr.condition);
+  const Type *thenType = checkValue(*expr.thenValue);
+  const Type *elseType = checkValue(*expr.elseValue);
+  if (conditionType->isError() || thenType->isError() || elseType->isError())
+    return setType(expr, types_.errorType());
+  if (!requireBool(*expr.condition, "the condition of a conditional expression"))
+    return setType(expr, types_.errorType());
+  if (!thenType->isScalar() || !elseType->isScalar()) {
+    error(expr.range()) << "both branches of a conditional expression must be numbers";
+    return setType(expr, types_.errorType());
+  }
+  PromotionOperand promoted = promote(promotionOperand(*expr.thenValue), promotionOperand(*expr.elseValue));
+  expr.isWeak = promoted.weak;
+  return setType(expr, types_.scalar(promoted.kind));
+}
+
+} // namespace pyk::sema

@@ -1,0 +1,127 @@
+//===- SemaImpl.h - Sema's internal state (private to frontend/) ----------===//
+//
+// One Sema object checks one module. Its work is split by concern into
+// Sema.cpp (module level, functions, decorators), SemaTypeExpr.cpp (type
+// annotations and signatures), SemaStmt.cpp and SemaExpr.cpp.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_FRONTEND_SEMAIMPL_H
+#define PYK_FRONTEND_SEMAIMPL_H
+
+#include "Sema.h"
+
+#include <map>
+#include <string>
+
+namespace pyk::sema {
+
+/// A parsed signature: `void(float32[:], float32)`.
+struct Signature {
+  const Type *returnType = nullptr;
+  std::vector<const Type *> params;
+  std::vector<SourceRange> paramRanges;
+  SourceRange range;
+};
+
+class Sema {
+public:
+  Sema(ast::Module &module, DiagnosticEngine &diags, ModuleInfo &info);
+  void run();
+
+private:
+  // --- Module level (Sema.cpp) --------------------------------------------
+  void checkModuleStatement(ast::Stmt &stmt);
+  void checkImport(ast::ImportStmt &stmt);
+  void checkImportFrom(ast::ImportFromStmt &stmt);
+  void declareConstant(ast::AssignStmt &stmt);
+  void declareFunction(ast::FunctionDef &def);
+  void checkFunction(FunctionInfo &function);
+  bool checkDecorators(ast::FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature);
+  void checkDecoratorOptions(ast::CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature);
+  void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
+  void checkBodyToFixpoint(FunctionInfo &function);
+
+  // --- Types in annotations and signatures (SemaTypeExpr.cpp) --------------
+  /// The type an annotation denotes, or null after reporting an error.
+  const Type *evaluateTypeExpr(ast::Expr &expr, bool allowVoid);
+  std::optional<Signature> evaluateSignature(ast::Expr &expr);
+  std::optional<ScalarKind> scalarTypeNamed(ast::Expr &expr);
+
+  // --- Statements (SemaStmt.cpp) --------------------------------------------
+  void checkBlock(ast::StmtList &body);
+  void checkStmt(ast::Stmt &stmt);
+  void checkAssign(ast::AssignStmt &stmt);
+  void checkAugAssign(ast::AugAssignStmt &stmt);
+  void checkIf(ast::IfStmt &stmt);
+  void checkReturn(ast::ReturnStmt &stmt);
+  void checkExprStmt(ast::ExprStmt &stmt);
+  /// Checks `target = <value of valueType>`; returns the type the value is
+  /// stored as (the local's or the element's), or null after an error.
+  void assignTo(ast::Expr &target, const Type *valueType, SourceRange valueRange);
+  void assignToName(ast::NameExpr &target, const Type *valueType, SourceRange valueRange);
+  /// The type a local holding `current` and now assigned `value` has.
+  /// Null when the two cannot share a variable.
+  const Type *unifyLocalType(const Type *current, const Type *value);
+
+  // --- Expressions (SemaExpr.cpp) ---------------------------------------------
+  /// Checks a subexpression that must have a value (not a module or a
+  /// function); returns its type (the error type after an error).
+  const Type *checkValue(ast::Expr &expr);
+  /// Checks an expression that may also name an entity (callee, attribute
+  /// object); returns its type (void for entities).
+  const Type *checkExpr(ast::Expr &expr);
+  const Type *checkName(ast::NameExpr &expr);
+  const Type *checkIntLiteral(ast::IntLiteralExpr &expr);
+  const Type *checkAttribute(ast::AttributeExpr &expr);
+  const Type *checkSubscript(ast::SubscriptExpr &expr);
+  const Type *checkArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  const Type *checkTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
+  const Type *checkCall(ast::CallExpr &expr);
+  const Type *checkGrid(ast::CallExpr &expr);
+  const Type *checkUnary(ast::UnaryExpr &expr);
+  const Type *checkBinary(ast::BinaryExpr &expr);
+  const Type *checkBoolOp(ast::BoolOpExpr &expr);
+  const Type *checkCompare(ast::CompareExpr &expr);
+  const Type *checkConditional(ast::ConditionalExpr &expr);
+  /// The operand types and result type of `lhs op rhs`; null result after
+  /// an error (reported at `opRange`).
+  struct ArithmeticTypes {
+    const Type *operandType = nullptr;
+    const Type *resultType = nullptr;
+  };
+  ArithmeticTypes arithmeticTypes(ast::BinaryOp op, ast::Expr &lhs, ast::Expr &rhs, SourceRange opRange);
+  /// Reports an error if `expr` is a weak int literal that does not fit in
+  /// `kind`.
+  void checkLiteralFits(ast::Expr &expr, ScalarKind kind);
+  PromotionOperand promotionOperand(const ast::Expr &expr) const;
+  bool requireBool(ast::Expr &expr, const char *context);
+
+  // --- Names ----------------------------------------------------------------
+  const Symbol *lookup(const std::string &name);
+  Symbol *addSymbol(std::map<std::string, Symbol *> &scope, Symbol symbol);
+  DiagnosticBuilder error(SourceRange range) { return diags_->error(range); }
+  DiagnosticBuilder warning(SourceRange range) { return diags_->warning(range); }
+  DiagnosticBuilder note(SourceRange range) { return diags_->note(range); }
+  void notSupportedYet(SourceRange range, const std::string &what);
+
+  ast::Module &module_;
+  DiagnosticEngine &realDiags_;
+  /// Where diagnostics go: the real engine, or a scratch one while local
+  /// types are still being inferred.
+  DiagnosticEngine *diags_;
+  ModuleInfo &info_;
+  TypeContext &types_;
+
+  std::map<std::string, Symbol *> moduleScope_;
+  std::map<std::string, Symbol *> predeclared_;
+
+  // Per function
+  FunctionInfo *function_ = nullptr;
+  std::map<std::string, Symbol *> functionScope_;
+  /// Set when a pass over a body changed the type of a local.
+  bool localTypesChanged_ = false;
+};
+
+} // namespace pyk::sema
+
+#endif // PYK_FRONTEND_SEMAIMPL_H

@@ -1,0 +1,201 @@
+//===- SemaStmt.cpp - Statements in kernel bodies --------------------------===//
+#include "SemaImpl.h"
+
+#include "llvm/Support/Casting.h"
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+void Sema::checkBlock(StmtList &body) {
+  for (StmtPtr &stmt : body) {
+    if (diags_->limitReached())
+      return;
+    checkStmt(*stmt);
+  }
+}
+
+void Sema::checkStmt(Stmt &stmt) {
+  switch (stmt.kind()) {
+  case NodeKind::AssignStmt:
+    return checkAssign(llvm::cast<AssignStmt>(stmt));
+  case NodeKind::AugAssignStmt:
+    return checkAugAssign(llvm::cast<AugAssignStmt>(stmt));
+  case NodeKind::IfStmt:
+    return checkIf(llvm::cast<IfStmt>(stmt));
+  case NodeKind::ReturnStmt:
+    return checkReturn(llvm::cast<ReturnStmt>(stmt));
+  case NodeKind::ExprStmt:
+    return checkExprStmt(llvm::cast<ExprStmt>(stmt));
+  case NodeKind::PassStmt:
+    return;
+  case NodeKind::AnnAssignStmt:
+    return notSupportedYet(stmt.range(), "an annotated assignment in a kernel");
+  case NodeKind::WhileStmt:
+    return notSupportedYet(stmt.range(), "a 'while' loop");
+  case NodeKind::ForStmt:
+    return notSupportedYet(stmt.range(), "a 'for' loop");
+  case NodeKind::BreakStmt:
+    return notSupportedYet(stmt.range(), "'break'");
+  case NodeKind::ContinueStmt:
+    return notSupportedYet(stmt.range(), "'continue'");
+  case NodeKind::AssertStmt:
+    return notSupportedYet(stmt.range(), "'assert'");
+  case NodeKind::ImportStmt:
+  case NodeKind::ImportFromStmt:
+    error(stmt.range()) << "imports must be at module level";
+    return;
+  case NodeKind::FunctionDef:
+    error(llvm::cast<FunctionDef>(stmt).nameRange)
+        << "nested functions (closures) are not supported; define device functions at module level";
+    return;
+  case NodeKind::UnsupportedStmt:
+    error(stmt.range()) << unsupportedSyntaxName(llvm::cast<UnsupportedStmt>(stmt).what)
+                        << " are not supported in kernels";
+    return;
+#define PYK_AST_EXPR(Name) case NodeKind::Name:
+#include "ASTNodes.def"
+    break;
+  }
+}
+
+void Sema::checkAssign(AssignStmt &stmt) {
+  const Type *valueType = checkValue(*stmt.value);
+  for (ExprPtr &target : stmt.targets)
+    assignTo(*target, valueType, stmt.value->range());
+}
+
+void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange) {
+  if (auto *name = dyn_cast<NameExpr>(&target))
+    return assignToName(*name, valueType, valueRange);
+  if (auto *subscript = dyn_cast<SubscriptExpr>(&target)) {
+    const Type *elementType = checkValue(*subscript);
+    if (elementType->isError() || valueType->isError())
+      return;
+    if (!subscript->object->type->isArray()) {
+      error(target.range()) << "only array elements can be assigned through '[...]'";
+      return;
+    }
+    if (!valueType->isScalar())
+      error(valueRange) << "cannot store a value of type " << valueType->str() << " into an element of "
+                        << subscript->object->type->str();
+    return;
+  }
+  if (isa<TupleExpr>(target)) {
+    notSupportedYet(target.range(), "tuple unpacking");
+    return;
+  }
+  if (isa<AttributeExpr>(target)) {
+    error(target.range()) << "cannot assign to an attribute";
+    return;
+  }
+  error(target.range()) << "cannot assign to this expression";
+}
+
+void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange valueRange) {
+  auto it = functionScope_.find(target.name);
+  Symbol *symbol = it == functionScope_.end() ? nullptr : it->second;
+  if (!symbol) {
+    if (const Symbol *outer = lookup(target.name)) {
+      const bool builtin = outer->kind == SymbolKind::Builtin || outer->kind == SymbolKind::TypeName;
+      if (outer->kind == SymbolKind::Constant || outer->kind == SymbolKind::Function || builtin) {
+        error(target.range()) << "cannot assign to '" << target.name << "': it names a "
+                              << (outer->kind == SymbolKind::Constant   ? "module constant"
+                                  : outer->kind == SymbolKind::Function ? "function"
+                                                                        : "builtin")
+                              << "; choose another name for the local variable";
+        return;
+      }
+    }
+    symbol = addSymbol(functionScope_, Symbol{SymbolKind::Local, target.name, target.range(), nullptr, std::nullopt,
+                                              ScalarKind::Bool, Builtin::None, nullptr, 0});
+    function_->locals.push_back(symbol);
+  }
+  target.symbol = symbol;
+  if (symbol->kind == SymbolKind::Parameter) {
+    error(target.range()) << "cannot assign to parameter '" << target.name
+                          << "'; kernel parameters are read-only, copy it into a local first";
+    return;
+  }
+  if (valueType->isError())
+    return;
+  if (!valueType->isScalar()) {
+    if (valueType->isArray())
+      notSupportedYet(valueRange, "assigning an array to a local variable");
+    else if (valueType->isTuple())
+      notSupportedYet(valueRange, "assigning a tuple to a local variable");
+    else
+      error(valueRange) << "this expression has no value to assign";
+    return;
+  }
+  const Type *unified = symbol->type ? unifyLocalType(symbol->type, valueType) : valueType;
+  if (!unified) {
+    error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                      << "', which holds " << symbol->type->str();
+    note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it a "
+                             << valueType->str() << " there (e.g. '" << target.name << " = "
+                             << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
+    return;
+  }
+  if (unified != symbol->type) {
+    symbol->type = unified;
+    localTypesChanged_ = true;
+  }
+  target.type = symbol->type;
+}
+
+const Type *Sema::unifyLocalType(const Type *current, const Type *value) {
+  if (current == value)
+    return current;
+  ScalarKind have = current->scalarKind();
+  ScalarKind given = value->scalarKind();
+  if (isFloat(have) && !isFloat(given))
+    return current;
+  if (!isFloat(have) && isFloat(given))
+    return nullptr; // LANGUAGE.md: a float cannot go into an int variable.
+  ScalarKind promoted = promoteTyped(have, given);
+  if (isFloat(promoted) && !isFloat(have))
+    return nullptr; // uint64 with a signed integer: no integer holds both.
+  return types_.scalar(promoted);
+}
+
+void Sema::checkAugAssign(AugAssignStmt &stmt) {
+  if (!isa<NameExpr>(*stmt.target) && !isa<SubscriptExpr>(*stmt.target)) {
+    error(stmt.target->range()) << "augmented assignment needs a variable or an array element";
+    return;
+  }
+  const Type *targetType = checkValue(*stmt.target);
+  const Type *valueType = checkValue(*stmt.value);
+  if (targetType->isError() || valueType->isError())
+    return;
+  ArithmeticTypes types = arithmeticTypes(stmt.op, *stmt.target, *stmt.value, stmt.opRange);
+  if (!types.resultType)
+    return;
+  stmt.operandType = types.operandType;
+  stmt.resultType = types.resultType;
+  assignTo(*stmt.target, types.resultType, stmt.range());
+}
+
+void Sema::checkIf(IfStmt &stmt) {
+  checkValue(*stmt.condition);
+  requireBool(*stmt.condition, "an 'if' condition");
+  checkBlock(stmt.thenBody);
+  checkBlock(stmt.elseBody);
+}
+
+void Sema::checkReturn(ReturnStmt &stmt) {
+  if (stmt.value && !isa<NoneLiteralExpr>(*stmt.value))
+    error(stmt.value->range()) << "a kernel cannot return a value; write results into an array parameter";
+}
+
+void Sema::checkExprStmt(ExprStmt &stmt) {
+  if (isa<StringLiteralExpr>(*stmt.expr))
+    return; // A string statement documents, like a comment.
+  const Type *type = checkValue(*stmt.expr);
+  if (!type->isError() && !type->isVoid())
+    warning(stmt.range()) << "this expression's value is unused";
+}
+
+} // namespace pyk::sema

@@ -1,0 +1,48 @@
+//===- Symbols.h - What a name in a .pyk file refers to --------------------===//
+//
+// Sema resolves every NameExpr to one Symbol. Symbols are owned by the
+// ModuleInfo that Sema returns and live as long as it does.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_FRONTEND_SYMBOLS_H
+#define PYK_FRONTEND_SYMBOLS_H
+
+#include "AST.h"
+
+#include <optional>
+#include <string>
+
+namespace pyk {
+
+enum class SymbolKind {
+  Parameter, ///< a kernel or device-function parameter
+  Local,     ///< a local variable, typed by its assignments
+  Constant,  ///< a module-level compile-time constant
+  Function,  ///< a kernel or device function of this module
+  TypeName,  ///< a scalar type name: float32, np.int64, ...
+  Builtin,   ///< a builtin module or function: cuda, math, np, void
+};
+
+struct Symbol {
+  SymbolKind kind;
+  std::string name;
+  /// Where the symbol is defined (first assignment for locals); invalid for
+  /// predeclared names.
+  SourceRange definition;
+  /// Parameters, locals and constants: the value's type.
+  const Type *type = nullptr;
+  /// Constants: the value (Python scalars, so weak under NEP 50).
+  std::optional<ast::ConstantValue> constant;
+  /// Type names: the scalar kind they name.
+  ScalarKind scalarKind = ScalarKind::Bool;
+  /// Builtins.
+  Builtin builtin = Builtin::None;
+  /// Functions.
+  const ast::FunctionDef *function = nullptr;
+  /// Parameters: the position in the parameter list.
+  unsigned index = 0;
+};
+
+} // namespace pyk
+
+#endif // PYK_FRONTEND_SYMBOLS_H

@@ -1,0 +1,257 @@
+//===- Types.cpp - The types of pyk values and NumPy 2 promotion ----------===//
+#include "Types.h"
+
+#include <array>
+#include <cassert>
+
+namespace pyk {
+
+bool isSignedInteger(ScalarKind kind) {
+  return kind == ScalarKind::Int8 || kind == ScalarKind::Int16 || kind == ScalarKind::Int32 ||
+         kind == ScalarKind::Int64;
+}
+
+bool isUnsignedInteger(ScalarKind kind) {
+  return kind == ScalarKind::UInt8 || kind == ScalarKind::UInt16 || kind == ScalarKind::UInt32 ||
+         kind == ScalarKind::UInt64;
+}
+
+bool isInteger(ScalarKind kind) { return isSignedInteger(kind) || isUnsignedInteger(kind); }
+
+bool isFloat(ScalarKind kind) {
+  return kind == ScalarKind::Float16 || kind == ScalarKind::Float32 || kind == ScalarKind::Float64;
+}
+
+unsigned byteWidth(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::Bool:
+  case ScalarKind::Int8:
+  case ScalarKind::UInt8:
+    return 1;
+  case ScalarKind::Int16:
+  case ScalarKind::UInt16:
+  case ScalarKind::Float16:
+    return 2;
+  case ScalarKind::Int32:
+  case ScalarKind::UInt32:
+  case ScalarKind::Float32:
+    return 4;
+  case ScalarKind::Int64:
+  case ScalarKind::UInt64:
+  case ScalarKind::Float64:
+    return 8;
+  }
+  return 0;
+}
+
+std::string_view scalarName(ScalarKind kind) {
+  switch (kind) {
+  case ScalarKind::Bool:
+    return "bool";
+  case ScalarKind::Int8:
+    return "int8";
+  case ScalarKind::Int16:
+    return "int16";
+  case ScalarKind::Int32:
+    return "int32";
+  case ScalarKind::Int64:
+    return "int64";
+  case ScalarKind::UInt8:
+    return "uint8";
+  case ScalarKind::UInt16:
+    return "uint16";
+  case ScalarKind::UInt32:
+    return "uint32";
+  case ScalarKind::UInt64:
+    return "uint64";
+  case ScalarKind::Float16:
+    return "float16";
+  case ScalarKind::Float32:
+    return "float32";
+  case ScalarKind::Float64:
+    return "float64";
+  }
+  return "?";
+}
+
+std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
+  struct Spelling {
+    std::string_view name;
+    ScalarKind kind;
+  };
+  static constexpr std::array<Spelling, 36> spellings = {{
+      {"bool", ScalarKind::Bool},       {"boolean", ScalarKind::Bool},    {"bool_", ScalarKind::Bool},
+      {"b1", ScalarKind::Bool},         {"int8", ScalarKind::Int8},       {"i1", ScalarKind::Int8},
+      {"int16", ScalarKind::Int16},     {"i2", ScalarKind::Int16},        {"int32", ScalarKind::Int32},
+      {"i4", ScalarKind::Int32},        {"int64", ScalarKind::Int64},     {"i8", ScalarKind::Int64},
+      {"intp", ScalarKind::Int64},      {"int", ScalarKind::Int64},       {"uint8", ScalarKind::UInt8},
+      {"u1", ScalarKind::UInt8},        {"uint16", ScalarKind::UInt16},   {"u2", ScalarKind::UInt16},
+      {"uint32", ScalarKind::UInt32},   {"u4", ScalarKind::UInt32},       {"uint64", ScalarKind::UInt64},
+      {"u8", ScalarKind::UInt64},       {"uintp", ScalarKind::UInt64},    {"float16", ScalarKind::Float16},
+      {"f2", ScalarKind::Float16},      {"half", ScalarKind::Float16},    {"float32", ScalarKind::Float32},
+      {"f4", ScalarKind::Float32},      {"single", ScalarKind::Float32},  {"float64", ScalarKind::Float64},
+      {"f8", ScalarKind::Float64},      {"double", ScalarKind::Float64},  {"float", ScalarKind::Float64},
+      {"float_", ScalarKind::Float64},  {"int_", ScalarKind::Int64},      {"byte", ScalarKind::Int8},
+  }};
+  for (const Spelling &spelling : spellings)
+    if (spelling.name == name)
+      return spelling.kind;
+  return std::nullopt;
+}
+
+std::string Type::str() const {
+  switch (kind_) {
+  case Kind::Error:
+    return "<error>";
+  case Kind::Void:
+    return "void";
+  case Kind::Scalar:
+    return std::string(scalarName(scalar_));
+  case Kind::Array: {
+    std::string s(scalarName(scalar_));
+    s += "[:";
+    for (unsigned i = 1; i < rank_; ++i)
+      s += ", :";
+    return s + "]";
+  }
+  case Kind::Tuple: {
+    std::string s = "(";
+    for (size_t i = 0; i < elements_.size(); ++i)
+      s += (i ? ", " : "") + elements_[i]->str();
+    return s + (elements_.size() == 1 ? ",)" : ")");
+  }
+  }
+  return "?";
+}
+
+TypeContext::TypeContext() {
+  auto make = [&](Type::Kind kind, ScalarKind scalar) {
+    owned_.push_back(std::unique_ptr<Type>(new Type(kind, scalar, 0, {})));
+    return owned_.back().get();
+  };
+  error_ = make(Type::Kind::Error, ScalarKind::Bool);
+  void_ = make(Type::Kind::Void, ScalarKind::Bool);
+  for (unsigned k = 0; k <= static_cast<unsigned>(ScalarKind::Float64); ++k)
+    scalars_.push_back(make(Type::Kind::Scalar, static_cast<ScalarKind>(k)));
+}
+
+const Type *TypeContext::array(ScalarKind element, unsigned rank) {
+  assert(rank >= 1 && rank <= 3 && "pyk arrays have rank 1 to 3");
+  auto &slot = arrays_[{element, rank}];
+  if (!slot) {
+    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Array, element, rank, {})));
+    slot = owned_.back().get();
+  }
+  return slot;
+}
+
+const Type *TypeContext::tuple(const std::vector<const Type *> &elements) {
+  auto &slot = tuples_[elements];
+  if (!slot) {
+    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Tuple, ScalarKind::Bool, 0, elements)));
+    slot = owned_.back().get();
+  }
+  return slot;
+}
+
+//===----------------------------------------------------------------------===//
+// Promotion
+//===----------------------------------------------------------------------===//
+
+WeakKind PromotionOperand::weakKind() const {
+  if (kind == ScalarKind::Bool)
+    return WeakKind::Bool;
+  return isFloat(kind) ? WeakKind::Float : WeakKind::Int;
+}
+
+static ScalarKind signedOfWidth(unsigned bytes) {
+  switch (bytes) {
+  case 1:
+    return ScalarKind::Int8;
+  case 2:
+    return ScalarKind::Int16;
+  case 4:
+    return ScalarKind::Int32;
+  default:
+    return ScalarKind::Int64;
+  }
+}
+
+static ScalarKind floatOfWidth(unsigned bytes) {
+  switch (bytes) {
+  case 2:
+    return ScalarKind::Float16;
+  case 4:
+    return ScalarKind::Float32;
+  default:
+    return ScalarKind::Float64;
+  }
+}
+
+/// The smallest float that holds every value of integer `kind` exactly as
+/// NumPy decides it: (u)int8 -> float16, (u)int16 -> float32, wider ->
+/// float64.
+static unsigned floatWidthForInteger(ScalarKind kind) {
+  switch (byteWidth(kind)) {
+  case 1:
+    return 2;
+  case 2:
+    return 4;
+  default:
+    return 8;
+  }
+}
+
+ScalarKind promoteTyped(ScalarKind a, ScalarKind b) {
+  if (a == b)
+    return a;
+  if (a == ScalarKind::Bool)
+    return b;
+  if (b == ScalarKind::Bool)
+    return a;
+  if (isFloat(a) || isFloat(b)) {
+    unsigned width = 0;
+    for (ScalarKind k : {a, b})
+      width = std::max(width, isFloat(k) ? byteWidth(k) : floatWidthForInteger(k));
+    return floatOfWidth(width);
+  }
+  if (isSignedInteger(a) == isSignedInteger(b))
+    return byteWidth(a) >= byteWidth(b) ? a : b;
+  ScalarKind signedKind = isSignedInteger(a) ? a : b;
+  ScalarKind unsignedKind = isSignedInteger(a) ? b : a;
+  if (byteWidth(signedKind) > byteWidth(unsignedKind))
+    return signedKind;
+  if (byteWidth(unsignedKind) == 8)
+    return ScalarKind::Float64; // NumPy: no integer type holds both.
+  return signedOfWidth(byteWidth(unsignedKind) * 2);
+}
+
+PromotionOperand promote(PromotionOperand a, PromotionOperand b) {
+  if (a.weak && b.weak) {
+    // Python's own rules between Python scalars: bool < int < float.
+    return {static_cast<uint8_t>(a.weakKind()) >= static_cast<uint8_t>(b.weakKind()) ? a.kind : b.kind, true};
+  }
+  if (!a.weak && !b.weak)
+    return PromotionOperand::typed(promoteTyped(a.kind, b.kind));
+  PromotionOperand typed = a.weak ? b : a;
+  PromotionOperand weak = a.weak ? a : b;
+  switch (weak.weakKind()) {
+  case WeakKind::Bool:
+    return typed;
+  case WeakKind::Int:
+    // A Python int takes the typed operand's kind, unless that is bool.
+    return PromotionOperand::typed(typed.kind == ScalarKind::Bool ? ScalarKind::Int64 : typed.kind);
+  case WeakKind::Float:
+    // A Python float keeps a float type and turns integers into float64.
+    return PromotionOperand::typed(isFloat(typed.kind) ? typed.kind : ScalarKind::Float64);
+  }
+  return typed;
+}
+
+PromotionOperand arithmeticResult(PromotionOperand promoted) {
+  if (promoted.kind == ScalarKind::Bool)
+    return {ScalarKind::Int64, promoted.weak};
+  return promoted;
+}
+
+} // namespace pyk

@@ -1,0 +1,144 @@
+//===- Types.h - The types of pyk values and NumPy 2 promotion ------------===//
+//
+// Every expression gets exactly one of these types from Sema; later stages
+// read it and never re-derive it. Types are interned in a TypeContext, so two
+// types are equal exactly when their pointers are.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_FRONTEND_TYPES_H
+#define PYK_FRONTEND_TYPES_H
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace pyk {
+
+/// The scalar element types, as NumPy names them.
+enum class ScalarKind : uint8_t {
+  Bool,
+  Int8,
+  Int16,
+  Int32,
+  Int64,
+  UInt8,
+  UInt16,
+  UInt32,
+  UInt64,
+  Float16,
+  Float32,
+  Float64,
+};
+
+bool isInteger(ScalarKind kind);
+bool isSignedInteger(ScalarKind kind);
+bool isUnsignedInteger(ScalarKind kind);
+bool isFloat(ScalarKind kind);
+/// Size in bytes (bool is one byte).
+unsigned byteWidth(ScalarKind kind);
+/// NumPy's name: "float32", "int64", "bool".
+std::string_view scalarName(ScalarKind kind);
+/// Resolves NumPy, Numba and Python spellings ("float32", "f4", "intp",
+/// "boolean", "int" ...) of a scalar type. Python's `int`, `float` and
+/// `bool` are int64, float64 and bool, as in Numba.
+std::optional<ScalarKind> scalarKindFromName(std::string_view name);
+
+class Type {
+public:
+  enum class Kind : uint8_t { Error, Void, Scalar, Array, Tuple };
+
+  Kind kind() const { return kind_; }
+  bool isError() const { return kind_ == Kind::Error; }
+  bool isVoid() const { return kind_ == Kind::Void; }
+  bool isScalar() const { return kind_ == Kind::Scalar; }
+  bool isArray() const { return kind_ == Kind::Array; }
+  bool isTuple() const { return kind_ == Kind::Tuple; }
+  /// For scalars the scalar kind, for arrays the element kind.
+  ScalarKind scalarKind() const { return scalar_; }
+  bool isScalarOf(ScalarKind kind) const { return isScalar() && scalar_ == kind; }
+  /// Rank of an array type (1-3).
+  unsigned rank() const { return rank_; }
+  const std::vector<const Type *> &elements() const { return elements_; }
+
+  /// How the user writes this type: "float32", "float32[:]", "(int64, int64)".
+  std::string str() const;
+
+private:
+  friend class TypeContext;
+  Type(Kind kind, ScalarKind scalar, unsigned rank, std::vector<const Type *> elements)
+      : kind_(kind), scalar_(scalar), rank_(rank), elements_(std::move(elements)) {}
+
+  Kind kind_;
+  ScalarKind scalar_;
+  unsigned rank_;
+  std::vector<const Type *> elements_;
+};
+
+/// Owns and interns all types of one compilation.
+class TypeContext {
+public:
+  TypeContext();
+  TypeContext(const TypeContext &) = delete;
+  TypeContext &operator=(const TypeContext &) = delete;
+
+  /// The type of an expression that already produced an error; it
+  /// silences follow-on errors.
+  const Type *errorType() const { return error_; }
+  const Type *voidType() const { return void_; }
+  const Type *scalar(ScalarKind kind) const { return scalars_[static_cast<size_t>(kind)]; }
+  const Type *boolType() const { return scalar(ScalarKind::Bool); }
+  const Type *int32Type() const { return scalar(ScalarKind::Int32); }
+  const Type *int64Type() const { return scalar(ScalarKind::Int64); }
+  const Type *float64Type() const { return scalar(ScalarKind::Float64); }
+  const Type *array(ScalarKind element, unsigned rank);
+  const Type *tuple(const std::vector<const Type *> &elements);
+
+private:
+  std::vector<std::unique_ptr<Type>> owned_;
+  const Type *error_;
+  const Type *void_;
+  std::vector<const Type *> scalars_;
+  std::map<std::pair<ScalarKind, unsigned>, const Type *> arrays_;
+  std::map<std::vector<const Type *>, const Type *> tuples_;
+};
+
+//===----------------------------------------------------------------------===//
+// NumPy 2 (NEP 50) promotion
+//===----------------------------------------------------------------------===//
+
+/// The kind of a Python scalar (a literal or a module constant) that takes
+/// part in an operation. Such "weak" operands adopt the other operand's type
+/// where NEP 50 says so.
+enum class WeakKind : uint8_t { Bool, Int, Float };
+
+/// An operand of a promoting operation: a typed scalar, or a weak Python
+/// scalar.
+struct PromotionOperand {
+  ScalarKind kind;
+  bool weak = false;
+
+  static PromotionOperand typed(ScalarKind k) { return {k, false}; }
+  /// The weak operand's Python kind. Weak operands carry the default NumPy
+  /// type of their Python kind (bool, int64, float64) as `kind`.
+  WeakKind weakKind() const;
+};
+
+/// The common type of two typed scalars: numpy.result_type(a, b).
+/// uint64 with a signed integer gives float64, as in NumPy.
+ScalarKind promoteTyped(ScalarKind a, ScalarKind b);
+
+/// The common type of two operands under NEP 50. The result is weak only
+/// when both operands are weak (then Python's own rules apply).
+PromotionOperand promote(PromotionOperand a, PromotionOperand b);
+
+/// The type of an arithmetic result whose operands promoted to `promoted`:
+/// bool becomes int64, as in Python and Numba (True + True == 2).
+PromotionOperand arithmeticResult(PromotionOperand promoted);
+
+} // namespace pyk
+
+#endif // PYK_FRONTEND_TYPES_H

@@ -1,0 +1,406 @@
+// PykLexerBase: Python's line structure and lexical errors on top of the
+// generated PykLexer (see PykLexerBase.h for the rules and the limits).
+//
+// Algorithm, per raw token of the generated lexer:
+//  1. Hidden spacing, comments and line joinings pass through; spacing before
+//     the first token of a line is remembered as its indentation.
+//  2. Error tokens are reported, then dropped or passed on as what they were
+//     meant to be.
+//  3. A line end inside brackets or after a blank line becomes hidden; any
+//     other ends the logical line as NEWLINE.
+//  4. The first significant token of a logical line first emits the
+//     INDENT/DEDENTs its indentation calls for.
+//  5. Brackets and nesting tokens are counted; past a limit the rest of the
+//     logical line is dropped.
+//  6. EOF emits the missing NEWLINE and the DEDENTs of the open levels.
+
+#include "PykLexerBase.h"
+
+#include "PykLexer.h"
+
+#include <cstdint>
+#include <cstdio>
+
+namespace pyk::grammar {
+
+namespace {
+
+using antlr4::Token;
+
+bool isOpeningBracket(std::size_t tokenType) {
+  return tokenType == PykLexer::LPAR || tokenType == PykLexer::LSQB ||
+         tokenType == PykLexer::LBRACE;
+}
+
+bool isClosingBracket(std::size_t tokenType) {
+  return tokenType == PykLexer::RPAR || tokenType == PykLexer::RSQB ||
+         tokenType == PykLexer::RBRACE;
+}
+
+/// True for tokens that can end an operand; an operator after one of them is
+/// in infix position, otherwise in prefix position.
+bool endsOperand(std::size_t tokenType) {
+  switch (tokenType) {
+  case PykLexer::NAME:
+  case PykLexer::INTEGER:
+  case PykLexer::FLOAT_NUMBER:
+  case PykLexer::IMAG_NUMBER:
+  case PykLexer::STRING:
+  case PykLexer::RPAR:
+  case PykLexer::RSQB:
+  case PykLexer::RBRACE:
+  case PykLexer::NONE:
+  case PykLexer::TRUE:
+  case PykLexer::FALSE:
+  case PykLexer::ELLIPSIS:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/// Decodes the first code point of UTF-8 text (the runtime produced it, so
+/// it is well formed); returns 0xFFFD for anything unexpected.
+std::uint32_t firstCodePoint(const std::string &text) {
+  if (text.empty())
+    return 0xFFFD;
+  const auto byte = [&](std::size_t i) {
+    return static_cast<std::uint32_t>(static_cast<unsigned char>(text[i]));
+  };
+  const std::uint32_t lead = byte(0);
+  std::size_t length = 0;
+  std::uint32_t codePoint = 0;
+  if (lead < 0x80)
+    return lead;
+  if ((lead & 0xE0) == 0xC0) {
+    length = 2;
+    codePoint = lead & 0x1F;
+  } else if ((lead & 0xF0) == 0xE0) {
+    length = 3;
+    codePoint = lead & 0x0F;
+  } else if ((lead & 0xF8) == 0xF0) {
+    length = 4;
+    codePoint = lead & 0x07;
+  } else {
+    return 0xFFFD;
+  }
+  if (text.size() < length)
+    return 0xFFFD;
+  for (std::size_t i = 1; i < length; ++i)
+    codePoint = (codePoint << 6) | (byte(i) & 0x3F);
+  return codePoint;
+}
+
+/// Control, format and spacing characters that would print as nothing.
+bool isNonPrintable(std::uint32_t c) {
+  return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD ||
+         (c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F) ||
+         (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
+         (c >= 0xFFF9 && c <= 0xFFFB) || c > 0x10FFFF;
+}
+
+std::string invalidCharacterMessage(const std::string &text) {
+  const std::uint32_t c = firstCodePoint(text);
+  char code[16];
+  std::snprintf(code, sizeof code, "U+%04X", static_cast<unsigned>(c));
+  if (isNonPrintable(c))
+    return std::string("invalid non-printable character (") + code + ")";
+  return "invalid character '" + text + "' (" + code + ")";
+}
+
+
+} // namespace
+
+PykLexerBase::IndentLevel
+PykLexerBase::measureIndentation(const std::string &spacing) {
+  IndentLevel level;
+  for (char c : spacing) {
+    if (c == ' ') {
+      ++level.width;
+      ++level.altWidth;
+    } else if (c == '\t') {
+      level.width = (level.width / kTabSize + 1) *
+                    kTabSize;
+      ++level.altWidth;
+    } else if (c == '\f') {
+      level.width = 0;
+      level.altWidth = 0;
+    }
+  }
+  return level;
+}
+
+PykLexerBase::PykLexerBase(antlr4::CharStream *input) : antlr4::Lexer(input) {
+  clearState();
+}
+
+void PykLexerBase::reset() {
+  antlr4::Lexer::reset();
+  clearState();
+}
+
+std::size_t PykLexerBase::getNumberOfSyntaxErrors() {
+  return antlr4::Lexer::getNumberOfSyntaxErrors() + errorCount_;
+}
+
+void PykLexerBase::clearState() {
+  pending_.clear();
+  indentStack_.assign(1, IndentLevel{});
+  openBrackets_.clear();
+  indentText_.clear();
+  indentFrozen_ = false;
+  atLineStart_ = true;
+  droppingLine_ = false;
+  finished_ = false;
+  indentLimitReported_ = false;
+  sawAnyToken_ = false;
+  bracketDepth_ = 0;
+  prefixNesting_ = 0;
+  previousType_ = 0;
+  errorCount_ = 0;
+}
+
+std::unique_ptr<antlr4::Token> PykLexerBase::nextToken() {
+  while (pending_.empty()) {
+    if (finished_)
+      return antlr4::Lexer::nextToken();
+    processRawToken(antlr4::Lexer::nextToken());
+  }
+  std::unique_ptr<antlr4::Token> next = std::move(pending_.front());
+  pending_.pop_front();
+  return next;
+}
+
+void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
+  const bool firstInFile = !sawAnyToken_;
+  sawAnyToken_ = true;
+  switch (tok->getType()) {
+  case Token::EOF:
+    processEof(std::move(tok));
+    return;
+  case PykLexer::NEWLINE:
+    countLoneCarriageReturn(*tok);
+    processNewline(std::move(tok));
+    return;
+  case PykLexer::WS:
+    if (atLineStart_ && !indentFrozen_)
+      indentText_ += tok->getText();
+    pending_.push_back(std::move(tok));
+    return;
+  case PykLexer::COMMENT:
+    pending_.push_back(std::move(tok));
+    return;
+  case PykLexer::LINE_JOINING:
+    countLoneCarriageReturn(*tok);
+    indentFrozen_ = true;
+    pending_.push_back(std::move(tok));
+    return;
+  case PykLexer::BAD_LINE_JOINING:
+    reportAt(*tok, "unexpected character after line continuation character");
+    indentFrozen_ = true;
+    return;
+  case PykLexer::ERRORCHAR:
+    if (firstInFile && firstCodePoint(tok->getText()) == 0xFEFF)
+      return;
+    reportAt(*tok, invalidCharacterMessage(tok->getText()));
+    indentFrozen_ = true;
+    return;
+  case PykLexer::UNTERMINATED_STRING:
+    reportAt(*tok, "unterminated string literal");
+    static_cast<antlr4::WritableToken &>(*tok).setType(PykLexer::STRING);
+    break;
+  case PykLexer::UNTERMINATED_LONG_STRING:
+    reportAt(*tok, "unterminated triple-quoted string literal");
+    static_cast<antlr4::WritableToken &>(*tok).setType(PykLexer::STRING);
+    break;
+  case PykLexer::LEADING_ZERO_INTEGER:
+    reportAt(*tok, "leading zeros in decimal integer literals are not "
+                     "permitted; use an 0o prefix for octal integers");
+    static_cast<antlr4::WritableToken &>(*tok).setType(PykLexer::INTEGER);
+    break;
+  default:
+    break;
+  }
+  processSignificant(std::move(tok));
+}
+
+void PykLexerBase::countLoneCarriageReturn(const antlr4::Token &lineEnd) {
+  // ANTLR counts lines at '\n' only; Python also ends a line at a lone '\r'.
+  const std::string text = lineEnd.getText();
+  if (!text.empty() && text.back() == '\r') {
+    setLine(getLine() + 1);
+    setCharPositionInLine(0);
+  }
+}
+
+void PykLexerBase::processEof(std::unique_ptr<antlr4::Token> eof) {
+  if (bracketDepth_ > 0 && !droppingLine_ && !openBrackets_.empty()) {
+    const OpenBracket &open = openBrackets_.back();
+    const char *name = open.tokenType == PykLexer::LPAR   ? "'('"
+                       : open.tokenType == PykLexer::LSQB ? "'['"
+                                                     : "'{'";
+    reportError(open.line, open.column, std::string(name) + " was never closed");
+  }
+  if (!atLineStart_)
+    pushSynthetic(PykLexer::NEWLINE, "<NEWLINE>", *eof);
+  while (indentStack_.size() > 1) {
+    indentStack_.pop_back();
+    pushSynthetic(PykLexer::DEDENT, "<DEDENT>", *eof);
+  }
+  endLogicalLine();
+  pending_.push_back(std::move(eof));
+  finished_ = true;
+}
+
+void PykLexerBase::processNewline(std::unique_ptr<antlr4::Token> newline) {
+  if (atLineStart_) {
+    // A blank or comment-only line: the next line measures afresh.
+    indentText_.clear();
+    indentFrozen_ = false;
+    pushHidden(std::move(newline));
+    return;
+  }
+  if (bracketDepth_ > 0) {
+    if (!droppingLine_)
+      pushHidden(std::move(newline));
+    return;
+  }
+  pending_.push_back(std::move(newline));
+  endLogicalLine();
+}
+
+void PykLexerBase::processSignificant(std::unique_ptr<antlr4::Token> tok) {
+  const std::size_t tokenType = tok->getType();
+  if (droppingLine_) {
+    trackBrackets(*tok);
+    return;
+  }
+  const bool firstOnLine = atLineStart_;
+  if (atLineStart_) {
+    processIndentation(*tok);
+    atLineStart_ = false;
+  }
+  trackBrackets(*tok);
+  if (bracketDepth_ > kMaxBracketDepth) {
+    reportAt(*tok, "too many nested parentheses (more than " +
+                         std::to_string(kMaxBracketDepth) + ")");
+    droppingLine_ = true;
+    return;
+  }
+  if (isNestingToken(tokenType, firstOnLine) &&
+      ++prefixNesting_ > kMaxPrefixNesting) {
+    reportAt(*tok, "expression is too deeply nested (more than " +
+                         std::to_string(kMaxPrefixNesting) + " levels)");
+    droppingLine_ = true;
+    return;
+  }
+  previousType_ = tokenType;
+  pending_.push_back(std::move(tok));
+}
+
+void PykLexerBase::processIndentation(const antlr4::Token &first) {
+  const IndentLevel level = measureIndentation(indentText_);
+  const IndentLevel top = indentStack_.back();
+  if (level.width == top.width) {
+    if (level.altWidth != top.altWidth)
+      reportAt(first, "inconsistent use of tabs and spaces in indentation");
+    return;
+  }
+  if (level.width > top.width) {
+    if (level.altWidth <= top.altWidth)
+      reportAt(first, "inconsistent use of tabs and spaces in indentation");
+    if (indentStack_.size() > kMaxIndentLevels) {
+      if (!indentLimitReported_)
+        reportAt(first, "too many levels of indentation (more than " +
+                            std::to_string(kMaxIndentLevels) + ")");
+      indentLimitReported_ = true;
+      return;
+    }
+    indentStack_.push_back(level);
+    pushSynthetic(PykLexer::INDENT, "<INDENT>", first);
+    return;
+  }
+  while (indentStack_.size() > 1 && level.width < indentStack_.back().width) {
+    indentStack_.pop_back();
+    pushSynthetic(PykLexer::DEDENT, "<DEDENT>", first);
+  }
+  if (level.width != indentStack_.back().width)
+    reportAt(first, "unindent does not match any outer indentation level");
+  else if (level.altWidth != indentStack_.back().altWidth)
+    reportAt(first, "inconsistent use of tabs and spaces in indentation");
+}
+
+void PykLexerBase::trackBrackets(const antlr4::Token &tok) {
+  const std::size_t tokenType = tok.getType();
+  if (isOpeningBracket(tokenType)) {
+    if (bracketDepth_ < kMaxBracketDepth)
+      openBrackets_.push_back(
+          {tokenType, tok.getLine(), tok.getCharPositionInLine()});
+    ++bracketDepth_;
+    return;
+  }
+  if (isClosingBracket(tokenType) && bracketDepth_ > 0) {
+    --bracketDepth_;
+    if (openBrackets_.size() > bracketDepth_)
+      openBrackets_.pop_back();
+  }
+}
+
+bool PykLexerBase::isNestingToken(std::size_t tokenType, bool firstOnLine) const {
+  switch (tokenType) {
+  case PykLexer::PLUS:
+  case PykLexer::MINUS:
+  case PykLexer::TILDE:
+  case PykLexer::NOT:
+    return !endsOperand(previousType_);
+  case PykLexer::DOUBLESTAR:
+    return endsOperand(previousType_);
+  case PykLexer::LAMBDA:
+    return true;
+  case PykLexer::IF:
+    return !firstOnLine;
+  default:
+    return false;
+  }
+}
+
+void PykLexerBase::endLogicalLine() {
+  atLineStart_ = true;
+  droppingLine_ = false;
+  indentText_.clear();
+  indentFrozen_ = false;
+  openBrackets_.clear();
+  bracketDepth_ = 0;
+  prefixNesting_ = 0;
+  previousType_ = 0;
+}
+
+void PykLexerBase::pushSynthetic(std::size_t tokenType, const std::string &text,
+                                 const antlr4::Token &at) {
+  const std::size_t start = at.getStartIndex();
+  const std::size_t stop = start == 0 ? 0 : start - 1;
+  pending_.push_back(_factory->create({this, _input}, tokenType, text,
+                                      Token::DEFAULT_CHANNEL, start, stop,
+                                      at.getLine(),
+                                      at.getCharPositionInLine()));
+}
+
+void PykLexerBase::pushHidden(std::unique_ptr<antlr4::Token> tok) {
+  static_cast<antlr4::WritableToken &>(*tok).setChannel(
+      Token::HIDDEN_CHANNEL);
+  pending_.push_back(std::move(tok));
+}
+
+void PykLexerBase::reportError(std::size_t line, std::size_t column,
+                               const std::string &message) {
+  ++errorCount_;
+  getErrorListenerDispatch().syntaxError(this, nullptr, line, column, message,
+                                         nullptr);
+}
+
+void PykLexerBase::reportAt(const antlr4::Token &tok,
+                            const std::string &message) {
+  reportError(tok.getLine(), tok.getCharPositionInLine(), message);
+}
+
+} // namespace pyk::grammar

@@ -1,0 +1,435 @@
+//===- ASTToIR.cpp - Lower a checked AST to the IR ------------------------===//
+//
+// Algorithm, per kernel:
+//  1. Create a Variable for each parameter.
+//  2. Find, in evaluation order, each local's first use. A local whose first
+//     use is an assignment directly in the function body is declared there
+//     (`decl x = v`); any other is declared, zero-initialised, at the top of
+//     the function, so that it is in scope wherever Python lets it be used.
+//  3. Lower statements and expressions one to one. Operand conversions that
+//     Sema decided (Expr::type, BinaryExpr::operandType, ...) become Casts;
+//     casts of constants fold into constants of the target type.
+//
+//===----------------------------------------------------------------------===//
+#include "ASTToIR.h"
+
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <map>
+#include <set>
+
+namespace pyk::ir {
+namespace {
+
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+Type toIRType(const pyk::Type *type) {
+  assert(type && !type->isError() && "lowering an expression Sema did not type");
+  if (type->isScalar())
+    return Type::scalarType(type->scalarKind());
+  if (type->isArray())
+    return Type::arrayType(type->scalarKind(), type->rank());
+  assert(type->isVoid() && "tuples do not survive lowering");
+  return Type::voidType();
+}
+
+/// Step 2: the locals whose first use is an assignment in the function's
+/// own body, rather than nested in a block or preceded by a read.
+class FirstUseFinder {
+public:
+  std::set<const Symbol *> declaredInline;
+
+  void body(const ast::StmtList &stmts) {
+    for (const ast::StmtPtr &s : stmts)
+      stmt(*s, /*topLevel=*/true);
+  }
+
+private:
+  void use(const ast::Expr &e) {
+    if (auto *name = dyn_cast<ast::NameExpr>(&e)) {
+      if (name->symbol && name->symbol->kind == SymbolKind::Local)
+        seen_.insert(name->symbol);
+      return;
+    }
+    forEachChild(e, [&](const ast::Expr &child) { use(child); });
+  }
+
+  void assign(const ast::Expr &target, bool topLevel) {
+    auto *name = dyn_cast<ast::NameExpr>(&target);
+    if (!name) {
+      use(target);
+      return;
+    }
+    if (name->symbol && name->symbol->kind == SymbolKind::Local && seen_.insert(name->symbol).second && topLevel)
+      declaredInline.insert(name->symbol);
+  }
+
+  void stmt(const ast::Stmt &s, bool topLevel) {
+    if (auto *a = dyn_cast<ast::AssignStmt>(&s)) {
+      use(*a->value);
+      for (const ast::ExprPtr &target : a->targets)
+        assign(*target, topLevel);
+    } else if (auto *aug = dyn_cast<ast::AugAssignStmt>(&s)) {
+      use(*aug->target);
+      use(*aug->value);
+    } else if (auto *i = dyn_cast<ast::IfStmt>(&s)) {
+      use(*i->condition);
+      for (const ast::StmtPtr &inner : i->thenBody)
+        stmt(*inner, false);
+      for (const ast::StmtPtr &inner : i->elseBody)
+        stmt(*inner, false);
+    } else if (auto *e = dyn_cast<ast::ExprStmt>(&s)) {
+      use(*e->expr);
+    }
+  }
+
+  template <typename F> static void forEachChild(const ast::Expr &e, F f) {
+    switch (e.kind()) {
+    case ast::NodeKind::AttributeExpr:
+      return f(*cast<ast::AttributeExpr>(e).object);
+    case ast::NodeKind::SubscriptExpr:
+      f(*cast<ast::SubscriptExpr>(e).object);
+      for (const ast::ExprPtr &index : cast<ast::SubscriptExpr>(e).indices)
+        f(*index);
+      return;
+    case ast::NodeKind::CallExpr:
+      for (const ast::ExprPtr &arg : cast<ast::CallExpr>(e).args)
+        f(*arg);
+      return;
+    case ast::NodeKind::UnaryExpr:
+      return f(*cast<ast::UnaryExpr>(e).operand);
+    case ast::NodeKind::BinaryExpr:
+      f(*cast<ast::BinaryExpr>(e).lhs);
+      return f(*cast<ast::BinaryExpr>(e).rhs);
+    case ast::NodeKind::BoolOpExpr:
+      for (const ast::ExprPtr &operand : cast<ast::BoolOpExpr>(e).operands)
+        f(*operand);
+      return;
+    case ast::NodeKind::CompareExpr:
+      f(*cast<ast::CompareExpr>(e).first);
+      for (const ast::ExprPtr &operand : cast<ast::CompareExpr>(e).comparators)
+        f(*operand);
+      return;
+    case ast::NodeKind::ConditionalExpr:
+      f(*cast<ast::ConditionalExpr>(e).condition);
+      f(*cast<ast::ConditionalExpr>(e).thenValue);
+      return f(*cast<ast::ConditionalExpr>(e).elseValue);
+    default:
+      return; // Leaves: names, literals.
+    }
+  }
+
+  std::set<const Symbol *> seen_;
+};
+
+class Lowering {
+public:
+  Lowering(const FunctionInfo &info, Function &function) : info_(info), function_(function) {}
+
+  void run() {
+    for (const Symbol *param : info_.params)
+      vars_[param] = function_.addParam(param->name, toIRType(param->type), param->definition);
+    FirstUseFinder finder;
+    finder.body(info_.def->body);
+    StmtList hoisted;
+    for (const Symbol *local : info_.locals) {
+      Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
+      vars_[local] = var;
+      if (finder.declaredInline.count(local))
+        continue;
+      hoisted.push_back(std::make_unique<Declare>(local->definition, var, zeroOf(var->type, local->definition)));
+      declared_.insert(var);
+    }
+    function_.body = std::move(hoisted);
+    block(info_.def->body, function_.body);
+  }
+
+private:
+  // --- Statements -----------------------------------------------------------
+  void block(const ast::StmtList &stmts, StmtList &out) {
+    for (const ast::StmtPtr &s : stmts)
+      stmt(*s, out);
+  }
+
+  void stmt(const ast::Stmt &s, StmtList &out) {
+    switch (s.kind()) {
+    case ast::NodeKind::AssignStmt: {
+      auto &a = cast<ast::AssignStmt>(s);
+      for (const ast::ExprPtr &target : a.targets)
+        store(*target, expr(*a.value), s.range(), out);
+      return;
+    }
+    case ast::NodeKind::AugAssignStmt: {
+      auto &a = cast<ast::AugAssignStmt>(s);
+      Type operandType = toIRType(a.operandType);
+      ExprPtr value = arithmetic(a.op, castTo(expr(*a.target), operandType), castTo(expr(*a.value), operandType),
+                                 s.range());
+      store(*a.target, std::move(value), s.range(), out);
+      return;
+    }
+    case ast::NodeKind::IfStmt: {
+      auto &i = cast<ast::IfStmt>(s);
+      StmtList thenBody, elseBody;
+      block(i.thenBody, thenBody);
+      block(i.elseBody, elseBody);
+      out.push_back(std::make_unique<If>(s.range(), expr(*i.condition), std::move(thenBody), std::move(elseBody)));
+      return;
+    }
+    case ast::NodeKind::ReturnStmt:
+      out.push_back(std::make_unique<Return>(s.range()));
+      return;
+    case ast::NodeKind::ExprStmt:
+    case ast::NodeKind::PassStmt:
+      return; // No effect: Sema warned about values left unused.
+    default:
+      llvm_unreachable("Sema rejects this statement before lowering");
+    }
+  }
+
+  void store(const ast::Expr &target, ExprPtr value, SourceRange loc, StmtList &out) {
+    if (auto *name = dyn_cast<ast::NameExpr>(&target)) {
+      Variable *var = vars_.at(name->symbol);
+      value = castTo(std::move(value), var->type);
+      if (declared_.insert(var).second)
+        out.push_back(std::make_unique<Declare>(loc, var, std::move(value)));
+      else
+        out.push_back(std::make_unique<Assign>(loc, var, std::move(value)));
+      return;
+    }
+    auto &subscript = cast<ast::SubscriptExpr>(target);
+    const Variable *array = arrayOf(*subscript.object);
+    value = castTo(std::move(value), Type::scalarType(array->type.scalar));
+    out.push_back(std::make_unique<ArrayStore>(loc, array, indices(subscript), std::move(value)));
+  }
+
+  // --- Expressions ----------------------------------------------------------
+  ExprPtr expr(const ast::Expr &e) {
+    if (e.constant && e.type->isScalar())
+      return constantOf(*e.constant, toIRType(e.type), e.range());
+    switch (e.kind()) {
+    case ast::NodeKind::NameExpr:
+      return std::make_unique<VarRef>(e.range(), vars_.at(cast<ast::NameExpr>(e).symbol));
+    case ast::NodeKind::AttributeExpr:
+      return attribute(cast<ast::AttributeExpr>(e));
+    case ast::NodeKind::SubscriptExpr:
+      return subscript(cast<ast::SubscriptExpr>(e));
+    case ast::NodeKind::CallExpr:
+      return call(cast<ast::CallExpr>(e));
+    case ast::NodeKind::UnaryExpr:
+      return unary(cast<ast::UnaryExpr>(e));
+    case ast::NodeKind::BinaryExpr: {
+      auto &b = cast<ast::BinaryExpr>(e);
+      Type operandType = toIRType(b.operandType);
+      return arithmetic(b.op, castTo(expr(*b.lhs), operandType), castTo(expr(*b.rhs), operandType), e.range());
+    }
+    case ast::NodeKind::BoolOpExpr: {
+      auto &b = cast<ast::BoolOpExpr>(e);
+      ExprPtr result = expr(*b.operands.front());
+      for (size_t i = 1; i < b.operands.size(); ++i)
+        result = std::make_unique<Logical>(e.range(), b.op == ast::BoolOp::And ? LogicalOp::And : LogicalOp::Or,
+                                           std::move(result), expr(*b.operands[i]));
+      return result;
+    }
+    case ast::NodeKind::CompareExpr:
+      return compare(cast<ast::CompareExpr>(e));
+    case ast::NodeKind::ConditionalExpr: {
+      auto &c = cast<ast::ConditionalExpr>(e);
+      Type type = toIRType(e.type);
+      return std::make_unique<Select>(e.range(), expr(*c.condition), castTo(expr(*c.thenValue), type),
+                                      castTo(expr(*c.elseValue), type));
+    }
+    default:
+      llvm_unreachable("Sema rejects this expression before lowering");
+    }
+  }
+
+  ExprPtr attribute(const ast::AttributeExpr &e) {
+    auto reg = [&](SpecialRegKind kind, unsigned axis) { return std::make_unique<SpecialReg>(e.range(), kind, axis); };
+    switch (e.builtin) {
+    case Builtin::ThreadIdxX:
+      return reg(SpecialRegKind::ThreadIdx, 0);
+    case Builtin::ThreadIdxY:
+      return reg(SpecialRegKind::ThreadIdx, 1);
+    case Builtin::ThreadIdxZ:
+      return reg(SpecialRegKind::ThreadIdx, 2);
+    case Builtin::BlockIdxX:
+      return reg(SpecialRegKind::BlockIdx, 0);
+    case Builtin::BlockIdxY:
+      return reg(SpecialRegKind::BlockIdx, 1);
+    case Builtin::BlockIdxZ:
+      return reg(SpecialRegKind::BlockIdx, 2);
+    case Builtin::BlockDimX:
+      return reg(SpecialRegKind::BlockDim, 0);
+    case Builtin::BlockDimY:
+      return reg(SpecialRegKind::BlockDim, 1);
+    case Builtin::BlockDimZ:
+      return reg(SpecialRegKind::BlockDim, 2);
+    case Builtin::GridDimX:
+      return reg(SpecialRegKind::GridDim, 0);
+    case Builtin::GridDimY:
+      return reg(SpecialRegKind::GridDim, 1);
+    case Builtin::GridDimZ:
+      return reg(SpecialRegKind::GridDim, 2);
+    case Builtin::ArraySize: {
+      const Variable *array = arrayOf(*e.object);
+      ExprPtr size = std::make_unique<ArrayDim>(e.range(), array, 0);
+      for (unsigned axis = 1; axis < array->type.rank; ++axis)
+        size = std::make_unique<Binary>(e.range(), BinaryOp::Mul, std::move(size),
+                                        std::make_unique<ArrayDim>(e.range(), array, axis));
+      return size;
+    }
+    default:
+      llvm_unreachable("attribute without a value reached lowering");
+    }
+  }
+
+  ExprPtr subscript(const ast::SubscriptExpr &e) {
+    if (e.object->type->isTuple()) {
+      // Only array shapes are tuples so far: a.shape[k] is the k-th extent.
+      assert(e.object->builtin == Builtin::ArrayShape && "tuple subscript of something other than a shape");
+      auto axis = static_cast<unsigned>(e.indices.front()->constant->intValue);
+      return std::make_unique<ArrayDim>(e.range(), arrayOf(*cast<ast::AttributeExpr>(*e.object).object), axis);
+    }
+    return std::make_unique<ArrayLoad>(e.range(), arrayOf(*e.object), indices(e));
+  }
+
+  ExprPtr call(const ast::CallExpr &e) {
+    assert(e.callee->builtin == Builtin::Grid && "only cuda.grid(1) is callable so far");
+    // cuda.grid(1) == blockIdx.x * blockDim.x + threadIdx.x, in int64.
+    Type i64 = Type::scalarType(ScalarKind::Int64);
+    auto reg = [&](SpecialRegKind kind) { return castTo(std::make_unique<SpecialReg>(e.range(), kind, 0), i64); };
+    ExprPtr product = std::make_unique<Binary>(e.range(), BinaryOp::Mul, reg(SpecialRegKind::BlockIdx),
+                                               reg(SpecialRegKind::BlockDim));
+    return std::make_unique<Binary>(e.range(), BinaryOp::Add, std::move(product), reg(SpecialRegKind::ThreadIdx));
+  }
+
+  ExprPtr unary(const ast::UnaryExpr &e) {
+    Type type = toIRType(e.type);
+    ExprPtr operand = castTo(expr(*e.operand), type);
+    switch (e.op) {
+    case ast::UnaryOp::Plus:
+      return operand;
+    case ast::UnaryOp::Minus:
+      return std::make_unique<Unary>(e.range(), UnaryOp::Neg, std::move(operand));
+    case ast::UnaryOp::Not:
+      return std::make_unique<Unary>(e.range(), UnaryOp::Not, std::move(operand));
+    case ast::UnaryOp::Invert:
+      break;
+    }
+    llvm_unreachable("Sema rejects '~' before lowering");
+  }
+
+  ExprPtr arithmetic(ast::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange loc) {
+    switch (op) {
+    case ast::BinaryOp::Add:
+      return std::make_unique<Binary>(loc, BinaryOp::Add, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::Sub:
+      return std::make_unique<Binary>(loc, BinaryOp::Sub, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::Mul:
+      return std::make_unique<Binary>(loc, BinaryOp::Mul, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::Div:
+      return std::make_unique<Binary>(loc, BinaryOp::Div, std::move(lhs), std::move(rhs));
+    default:
+      llvm_unreachable("Sema rejects this operator before lowering");
+    }
+  }
+
+  ExprPtr compare(const ast::CompareExpr &e) {
+    assert(e.ops.size() == 1 && "Sema rejects chained comparisons so far");
+    Type operandType = toIRType(e.operandTypes.front());
+    static const std::map<ast::CompareOp, CompareOp> ops = {
+        {ast::CompareOp::Lt, CompareOp::Lt}, {ast::CompareOp::Le, CompareOp::Le}, {ast::CompareOp::Gt, CompareOp::Gt},
+        {ast::CompareOp::Ge, CompareOp::Ge}, {ast::CompareOp::Eq, CompareOp::Eq}, {ast::CompareOp::Ne, CompareOp::Ne}};
+    return std::make_unique<Compare>(e.range(), ops.at(e.ops.front()), castTo(expr(*e.first), operandType),
+                                     castTo(expr(*e.comparators.front()), operandType));
+  }
+
+  std::vector<ExprPtr> indices(const ast::SubscriptExpr &e) {
+    std::vector<ExprPtr> result;
+    for (const ast::ExprPtr &index : e.indices)
+      result.push_back(castTo(expr(*index), Type::scalarType(ScalarKind::Int64)));
+    return result;
+  }
+
+  const Variable *arrayOf(const ast::Expr &e) {
+    auto &name = cast<ast::NameExpr>(e);
+    return vars_.at(name.symbol);
+  }
+
+  // --- Constants and conversions ---------------------------------------------
+  static ExprPtr constantOf(const ast::ConstantValue &value, Type type, SourceRange loc) {
+    switch (value.kind) {
+    case ast::ConstantValue::Kind::Bool:
+      return std::make_unique<Constant>(loc, type, value.boolValue, value.boolValue);
+    case ast::ConstantValue::Kind::Int:
+      return std::make_unique<Constant>(loc, type, value.intValue, static_cast<double>(value.intValue));
+    case ast::ConstantValue::Kind::Float:
+      return std::make_unique<Constant>(loc, type, 0, value.floatValue);
+    }
+    llvm_unreachable("unknown constant kind");
+  }
+
+  static ExprPtr zeroOf(Type type, SourceRange loc) { return std::make_unique<Constant>(loc, type, 0, 0.0); }
+
+  /// Converts `e` to `type`, folding the conversion of a constant.
+  static ExprPtr castTo(ExprPtr e, Type type) {
+    if (e->type() == type)
+      return e;
+    if (auto *c = dyn_cast<Constant>(e.get())) {
+      const bool fromFloat = isFloat(c->type().scalar);
+      if (type.isBool()) {
+        const bool truth = fromFloat ? c->floatValue != 0 : c->intValue != 0;
+        return std::make_unique<Constant>(c->loc(), type, truth, truth);
+      }
+      if (isFloat(type.scalar)) {
+        double value = fromFloat ? c->floatValue
+                                 : isUnsignedInteger(c->type().scalar) ? double(uint64_t(c->intValue))
+                                                                       : double(c->intValue);
+        if (type.scalar == ScalarKind::Float32)
+          value = static_cast<float>(value);
+        return std::make_unique<Constant>(c->loc(), type, 0, value);
+      }
+      if (!fromFloat) {
+        // Integer to integer: wrap to the target width, as a C cast does.
+        const unsigned bits = byteWidth(type.scalar) * 8;
+        auto pattern = static_cast<uint64_t>(c->intValue);
+        if (bits < 64) {
+          pattern &= (uint64_t(1) << bits) - 1;
+          if (isSignedInteger(type.scalar) && (pattern >> (bits - 1)))
+            pattern |= ~((uint64_t(1) << bits) - 1);
+        }
+        return std::make_unique<Constant>(c->loc(), type, static_cast<int64_t>(pattern), double(int64_t(pattern)));
+      }
+    }
+    SourceRange loc = e->loc();
+    return std::make_unique<Cast>(loc, type, std::move(e));
+  }
+
+  const FunctionInfo &info_;
+  Function &function_;
+  std::map<const Symbol *, Variable *> vars_;
+  std::set<const Variable *> declared_;
+};
+
+} // namespace
+
+std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file) {
+  auto result = std::make_unique<Module>();
+  result->sourceName = file.name();
+  for (const FunctionInfo &functionInfo : info.functions) {
+    const ast::FunctionDef &def = *functionInfo.def;
+    auto function = std::make_unique<Function>(
+        functionInfo.kind == FunctionKind::Kernel ? Function::Kind::Kernel : Function::Kind::Device, def.name,
+        def.nameRange);
+    function->docstring = def.docstring.value_or("");
+    function->returnType = toIRType(functionInfo.returnType);
+    Lowering(functionInfo, *function).run();
+    result->functions.push_back(std::move(function));
+  }
+  return result;
+}
+
+} // namespace pyk::ir

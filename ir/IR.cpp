@@ -1,0 +1,104 @@
+//===- IR.cpp - Names of IR types, node kinds and operators ---------------===//
+#include "IR.h"
+
+namespace pyk::ir {
+
+std::string Type::str() const {
+  if (kind == Kind::Void)
+    return "void";
+  std::string element;
+  switch (scalar) {
+  case ScalarKind::Bool:
+    element = "bool";
+    break;
+  case ScalarKind::Int8:
+  case ScalarKind::Int16:
+  case ScalarKind::Int32:
+  case ScalarKind::Int64:
+    element = "i" + std::to_string(byteWidth(scalar) * 8);
+    break;
+  case ScalarKind::UInt8:
+  case ScalarKind::UInt16:
+  case ScalarKind::UInt32:
+  case ScalarKind::UInt64:
+    element = "u" + std::to_string(byteWidth(scalar) * 8);
+    break;
+  case ScalarKind::Float16:
+  case ScalarKind::Float32:
+  case ScalarKind::Float64:
+    element = "f" + std::to_string(byteWidth(scalar) * 8);
+    break;
+  }
+  if (kind == Kind::Array)
+    return element + "[" + std::to_string(rank) + "d]";
+  return element;
+}
+
+const char *nodeKindName(NodeKind kind) {
+  switch (kind) {
+#define PYK_IR_EXPR(Name)                                                                                          \
+  case NodeKind::Name:                                                                                             \
+    return #Name;
+#define PYK_IR_STMT(Name) PYK_IR_EXPR(Name)
+#include "IRNodes.def"
+  }
+  return "?";
+}
+
+const char *unaryOpName(UnaryOp op) {
+  switch (op) {
+  case UnaryOp::Neg:
+    return "neg";
+  case UnaryOp::Not:
+    return "not";
+  }
+  return "?";
+}
+
+const char *binaryOpName(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::Add:
+    return "add";
+  case BinaryOp::Sub:
+    return "sub";
+  case BinaryOp::Mul:
+    return "mul";
+  case BinaryOp::Div:
+    return "div";
+  }
+  return "?";
+}
+
+const char *compareOpName(CompareOp op) {
+  switch (op) {
+  case CompareOp::Lt:
+    return "lt";
+  case CompareOp::Le:
+    return "le";
+  case CompareOp::Gt:
+    return "gt";
+  case CompareOp::Ge:
+    return "ge";
+  case CompareOp::Eq:
+    return "eq";
+  case CompareOp::Ne:
+    return "ne";
+  }
+  return "?";
+}
+
+const char *specialRegName(SpecialRegKind reg) {
+  switch (reg) {
+  case SpecialRegKind::ThreadIdx:
+    return "threadIdx";
+  case SpecialRegKind::BlockIdx:
+    return "blockIdx";
+  case SpecialRegKind::BlockDim:
+    return "blockDim";
+  case SpecialRegKind::GridDim:
+    return "gridDim";
+  }
+  return "?";
+}
+
+} // namespace pyk::ir

@@ -1,0 +1,326 @@
+//===- IR.h - pyk's typed kernel IR ---------------------------------------===//
+//
+// The IR is the machine: a small tree of typed, located operations with
+// structured control flow, from which every backend (CUDA C++, LLVM/PTX,
+// the CPU device) generates code. It differs from the AST in that every
+// implicit conversion is an explicit Cast, every builtin is an explicit op
+// (SpecialReg, ArrayDim), tuples are gone, and operands of an operation
+// have exactly the type the operation works in. The verifier checks these
+// invariants (IRVerifier.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_IR_IR_H
+#define PYK_IR_IR_H
+
+#include "SourceFile.h"
+#include "Types.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace pyk::ir {
+
+/// A value type: void, a scalar, or an array (data pointer plus extents).
+struct Type {
+  enum class Kind : uint8_t { Void, Scalar, Array };
+  Kind kind = Kind::Void;
+  ScalarKind scalar = ScalarKind::Bool;
+  unsigned rank = 0;
+
+  static Type voidType() { return {}; }
+  static Type scalarType(ScalarKind k) { return {Kind::Scalar, k, 0}; }
+  static Type arrayType(ScalarKind element, unsigned rank) { return {Kind::Array, element, rank}; }
+  bool isVoid() const { return kind == Kind::Void; }
+  bool isScalar() const { return kind == Kind::Scalar; }
+  bool isArray() const { return kind == Kind::Array; }
+  bool isBool() const { return isScalar() && scalar == ScalarKind::Bool; }
+  bool isScalarOf(ScalarKind k) const { return isScalar() && scalar == k; }
+  friend bool operator==(const Type &, const Type &) = default;
+  /// "f32", "i64", "bool", "f32[1d]".
+  std::string str() const;
+};
+
+/// A parameter or local variable of a function.
+class Variable {
+public:
+  enum class Kind { Param, Local };
+  Variable(Kind kind, std::string name, Type type, SourceRange range)
+      : kind(kind), name(std::move(name)), type(type), range(range) {}
+
+  Kind kind;
+  std::string name;
+  Type type;
+  SourceRange range;
+  /// Arrays only: the function never stores to it (see markReadOnlyArrays).
+  bool readOnly = false;
+};
+
+enum class NodeKind {
+#define PYK_IR_EXPR(Name) Name,
+#define PYK_IR_STMT(Name) Name,
+#include "IRNodes.def"
+};
+const char *nodeKindName(NodeKind kind);
+
+class Node {
+public:
+  virtual ~Node() = default;
+  Node(const Node &) = delete;
+  Node &operator=(const Node &) = delete;
+  NodeKind kind() const { return kind_; }
+  /// The .pyk source the node came from.
+  SourceRange loc() const { return loc_; }
+
+protected:
+  Node(NodeKind kind, SourceRange loc) : kind_(kind), loc_(loc) {}
+
+private:
+  NodeKind kind_;
+  SourceRange loc_;
+};
+
+class Expr : public Node {
+public:
+  static bool classof(const Node *node) { return node->kind() <= NodeKind::ArrayLoad; }
+  const Type &type() const { return type_; }
+
+protected:
+  Expr(NodeKind kind, SourceRange loc, Type type) : Node(kind, loc), type_(type) {}
+
+private:
+  Type type_;
+};
+
+class Stmt : public Node {
+public:
+  static bool classof(const Node *node) { return node->kind() >= NodeKind::Declare; }
+
+protected:
+  using Node::Node;
+};
+
+using ExprPtr = std::unique_ptr<Expr>;
+using StmtPtr = std::unique_ptr<Stmt>;
+using StmtList = std::vector<StmtPtr>;
+
+#define PYK_IR_CLASSOF(Name)                                                                                       \
+  static bool classof(const Node *node) { return node->kind() == NodeKind::Name; }
+
+class Constant : public Expr {
+public:
+  /// Integers and bools use `intValue` (bit pattern, sign-extended), floats
+  /// `floatValue`.
+  Constant(SourceRange loc, Type type, int64_t intValue, double floatValue)
+      : Expr(NodeKind::Constant, loc, type), intValue(intValue), floatValue(floatValue) {}
+  PYK_IR_CLASSOF(Constant)
+  int64_t intValue;
+  double floatValue;
+};
+
+class VarRef : public Expr {
+public:
+  VarRef(SourceRange loc, const Variable *var) : Expr(NodeKind::VarRef, loc, var->type), var(var) {}
+  PYK_IR_CLASSOF(VarRef)
+  const Variable *var;
+};
+
+class Cast : public Expr {
+public:
+  Cast(SourceRange loc, Type to, ExprPtr operand) : Expr(NodeKind::Cast, loc, to), operand(std::move(operand)) {}
+  PYK_IR_CLASSOF(Cast)
+  ExprPtr operand;
+};
+
+enum class UnaryOp { Neg, Not };
+const char *unaryOpName(UnaryOp op);
+
+class Unary : public Expr {
+public:
+  Unary(SourceRange loc, UnaryOp op, ExprPtr operand)
+      : Expr(NodeKind::Unary, loc, operand->type()), op(op), operand(std::move(operand)) {}
+  PYK_IR_CLASSOF(Unary)
+  UnaryOp op;
+  ExprPtr operand;
+};
+
+/// Arithmetic on two operands of the result's type. Div is IEEE division
+/// and only exists for floats.
+enum class BinaryOp { Add, Sub, Mul, Div };
+const char *binaryOpName(BinaryOp op);
+
+class Binary : public Expr {
+public:
+  Binary(SourceRange loc, BinaryOp op, ExprPtr lhs, ExprPtr rhs)
+      : Expr(NodeKind::Binary, loc, lhs->type()), op(op), lhs(std::move(lhs)), rhs(std::move(rhs)) {}
+  PYK_IR_CLASSOF(Binary)
+  BinaryOp op;
+  ExprPtr lhs;
+  ExprPtr rhs;
+};
+
+enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
+const char *compareOpName(CompareOp op);
+
+class Compare : public Expr {
+public:
+  Compare(SourceRange loc, CompareOp op, ExprPtr lhs, ExprPtr rhs)
+      : Expr(NodeKind::Compare, loc, Type::scalarType(ScalarKind::Bool)), op(op), lhs(std::move(lhs)),
+        rhs(std::move(rhs)) {}
+  PYK_IR_CLASSOF(Compare)
+  CompareOp op;
+  ExprPtr lhs;
+  ExprPtr rhs;
+};
+
+enum class LogicalOp { And, Or };
+
+class Logical : public Expr {
+public:
+  Logical(SourceRange loc, LogicalOp op, ExprPtr lhs, ExprPtr rhs)
+      : Expr(NodeKind::Logical, loc, Type::scalarType(ScalarKind::Bool)), op(op), lhs(std::move(lhs)),
+        rhs(std::move(rhs)) {}
+  PYK_IR_CLASSOF(Logical)
+  LogicalOp op;
+  ExprPtr lhs;
+  ExprPtr rhs;
+};
+
+class Select : public Expr {
+public:
+  Select(SourceRange loc, ExprPtr condition, ExprPtr thenValue, ExprPtr elseValue)
+      : Expr(NodeKind::Select, loc, thenValue->type()), condition(std::move(condition)),
+        thenValue(std::move(thenValue)), elseValue(std::move(elseValue)) {}
+  PYK_IR_CLASSOF(Select)
+  ExprPtr condition;
+  ExprPtr thenValue;
+  ExprPtr elseValue;
+};
+
+enum class SpecialRegKind { ThreadIdx, BlockIdx, BlockDim, GridDim };
+const char *specialRegName(SpecialRegKind reg);
+
+class SpecialReg : public Expr {
+public:
+  SpecialReg(SourceRange loc, SpecialRegKind reg, unsigned axis)
+      : Expr(NodeKind::SpecialReg, loc, Type::scalarType(ScalarKind::Int32)), reg(reg), axis(axis) {}
+  PYK_IR_CLASSOF(SpecialReg)
+  SpecialRegKind reg;
+  unsigned axis; // 0 = x, 1 = y, 2 = z
+};
+
+class ArrayDim : public Expr {
+public:
+  ArrayDim(SourceRange loc, const Variable *array, unsigned axis)
+      : Expr(NodeKind::ArrayDim, loc, Type::scalarType(ScalarKind::Int64)), array(array), axis(axis) {}
+  PYK_IR_CLASSOF(ArrayDim)
+  const Variable *array;
+  unsigned axis;
+};
+
+class ArrayLoad : public Expr {
+public:
+  ArrayLoad(SourceRange loc, const Variable *array, std::vector<ExprPtr> indices)
+      : Expr(NodeKind::ArrayLoad, loc, Type::scalarType(array->type.scalar)), array(array),
+        indices(std::move(indices)) {}
+  PYK_IR_CLASSOF(ArrayLoad)
+  const Variable *array;
+  std::vector<ExprPtr> indices;
+};
+
+class Declare : public Stmt {
+public:
+  Declare(SourceRange loc, const Variable *var, ExprPtr init)
+      : Stmt(NodeKind::Declare, loc), var(var), init(std::move(init)) {}
+  PYK_IR_CLASSOF(Declare)
+  const Variable *var;
+  ExprPtr init; // may be null
+};
+
+class Assign : public Stmt {
+public:
+  Assign(SourceRange loc, const Variable *var, ExprPtr value)
+      : Stmt(NodeKind::Assign, loc), var(var), value(std::move(value)) {}
+  PYK_IR_CLASSOF(Assign)
+  const Variable *var;
+  ExprPtr value;
+};
+
+class ArrayStore : public Stmt {
+public:
+  ArrayStore(SourceRange loc, const Variable *array, std::vector<ExprPtr> indices, ExprPtr value)
+      : Stmt(NodeKind::ArrayStore, loc), array(array), indices(std::move(indices)), value(std::move(value)) {}
+  PYK_IR_CLASSOF(ArrayStore)
+  const Variable *array;
+  std::vector<ExprPtr> indices;
+  ExprPtr value;
+};
+
+class If : public Stmt {
+public:
+  If(SourceRange loc, ExprPtr condition, StmtList thenBody, StmtList elseBody)
+      : Stmt(NodeKind::If, loc), condition(std::move(condition)), thenBody(std::move(thenBody)),
+        elseBody(std::move(elseBody)) {}
+  PYK_IR_CLASSOF(If)
+  ExprPtr condition;
+  StmtList thenBody;
+  StmtList elseBody;
+};
+
+class Return : public Stmt {
+public:
+  explicit Return(SourceRange loc) : Stmt(NodeKind::Return, loc) {}
+  PYK_IR_CLASSOF(Return)
+};
+
+#undef PYK_IR_CLASSOF
+
+/// A kernel (or, later, a device function).
+class Function {
+public:
+  enum class Kind { Kernel, Device };
+
+  Function(Kind kind, std::string name, SourceRange loc) : kind(kind), name(std::move(name)), loc(loc) {}
+
+  Variable *addParam(std::string paramName, Type type, SourceRange range) {
+    vars_.push_back(std::make_unique<Variable>(Variable::Kind::Param, std::move(paramName), type, range));
+    params.push_back(vars_.back().get());
+    return vars_.back().get();
+  }
+  Variable *addLocal(std::string localName, Type type, SourceRange range) {
+    vars_.push_back(std::make_unique<Variable>(Variable::Kind::Local, std::move(localName), type, range));
+    return vars_.back().get();
+  }
+
+  /// Parameters first, then locals, in order of creation.
+  std::vector<const Variable *> variables() const {
+    std::vector<const Variable *> all;
+    for (const auto &var : vars_)
+      all.push_back(var.get());
+    return all;
+  }
+
+  Kind kind;
+  std::string name;
+  SourceRange loc;
+  std::string docstring;
+  std::vector<Variable *> params;
+  Type returnType;
+  StmtList body;
+
+private:
+  std::vector<std::unique_ptr<Variable>> vars_;
+};
+
+/// The IR of one .pyk file.
+struct Module {
+  /// The .pyk file's name as given on the command line, for `#line` and
+  /// `.file` directives.
+  std::string sourceName;
+  std::vector<std::unique_ptr<Function>> functions;
+};
+
+} // namespace pyk::ir
+
+#endif // PYK_IR_IR_H

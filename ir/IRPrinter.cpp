@@ -1,0 +1,215 @@
+//===- IRPrinter.cpp - Print the IR as text (--emit=ir) -------------------===//
+#include "IRPrinter.h"
+
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/Format.h"
+
+#include <cmath>
+
+namespace pyk::ir {
+namespace {
+
+using llvm::cast;
+
+class Printer {
+public:
+  explicit Printer(llvm::raw_ostream &os) : os_(os) {}
+
+  void function(const Function &f) {
+    os_ << (f.kind == Function::Kind::Kernel ? "kernel " : "device ") << f.name << "(";
+    for (size_t i = 0; i < f.params.size(); ++i) {
+      const Variable &p = *f.params[i];
+      os_ << (i ? ", " : "") << "%" << p.name << ": " << p.type.str();
+      if (p.readOnly)
+        os_ << " readonly";
+    }
+    os_ << ") -> " << f.returnType.str() << " {" << at(f.loc) << "\n";
+    block(f.body, 1);
+    os_ << "}\n";
+  }
+
+  void expr(const Expr &e) {
+    switch (e.kind()) {
+    case NodeKind::Constant:
+      return constant(cast<Constant>(e));
+    case NodeKind::VarRef:
+      os_ << "%" << cast<VarRef>(e).var->name;
+      return;
+    case NodeKind::Cast:
+      os_ << "cast:" << e.type().str() << "(";
+      expr(*cast<Cast>(e).operand);
+      os_ << ")";
+      return;
+    case NodeKind::Unary: {
+      auto &u = cast<Unary>(e);
+      os_ << unaryOpName(u.op) << ":" << e.type().str() << "(";
+      expr(*u.operand);
+      os_ << ")";
+      return;
+    }
+    case NodeKind::Binary: {
+      auto &b = cast<Binary>(e);
+      os_ << binaryOpName(b.op) << ":" << e.type().str();
+      operands({b.lhs.get(), b.rhs.get()});
+      return;
+    }
+    case NodeKind::Compare: {
+      auto &c = cast<Compare>(e);
+      os_ << compareOpName(c.op) << ":" << c.lhs->type().str();
+      operands({c.lhs.get(), c.rhs.get()});
+      return;
+    }
+    case NodeKind::Logical: {
+      auto &l = cast<Logical>(e);
+      os_ << (l.op == LogicalOp::And ? "and" : "or");
+      operands({l.lhs.get(), l.rhs.get()});
+      return;
+    }
+    case NodeKind::Select: {
+      auto &s = cast<Select>(e);
+      os_ << "select:" << e.type().str();
+      operands({s.condition.get(), s.thenValue.get(), s.elseValue.get()});
+      return;
+    }
+    case NodeKind::SpecialReg: {
+      auto &r = cast<SpecialReg>(e);
+      os_ << specialRegName(r.reg) << "." << "xyz"[r.axis];
+      return;
+    }
+    case NodeKind::ArrayDim: {
+      auto &d = cast<ArrayDim>(e);
+      os_ << "dim(%" << d.array->name << ", " << d.axis << ")";
+      return;
+    }
+    case NodeKind::ArrayLoad: {
+      auto &l = cast<ArrayLoad>(e);
+      os_ << "load:" << e.type().str() << " %" << l.array->name;
+      indices(l.indices);
+      return;
+    }
+    case NodeKind::Declare:
+    case NodeKind::Assign:
+    case NodeKind::ArrayStore:
+    case NodeKind::If:
+    case NodeKind::Return:
+      break;
+    }
+  }
+
+private:
+  static std::string at(SourceRange loc) {
+    if (!loc.isValid())
+      return "";
+    return "  @" + std::to_string(loc.begin.line) + ":" + std::to_string(loc.begin.column);
+  }
+
+  void constant(const Constant &c) {
+    const Type &t = c.type();
+    if (t.isBool()) {
+      os_ << (c.intValue ? "true" : "false");
+      return;
+    }
+    if (isFloat(t.scalar)) {
+      if (std::isnan(c.floatValue))
+        os_ << "nan";
+      else if (std::isinf(c.floatValue))
+        os_ << (c.floatValue < 0 ? "-inf" : "inf");
+      else
+        os_ << llvm::format("%.17g", c.floatValue);
+    } else if (isUnsignedInteger(t.scalar)) {
+      os_ << static_cast<uint64_t>(c.intValue);
+    } else {
+      os_ << c.intValue;
+    }
+    os_ << ":" << t.str();
+  }
+
+  void operands(std::initializer_list<const Expr *> list) {
+    os_ << "(";
+    bool first = true;
+    for (const Expr *e : list) {
+      os_ << (first ? "" : ", ");
+      expr(*e);
+      first = false;
+    }
+    os_ << ")";
+  }
+
+  void indices(const std::vector<ExprPtr> &list) {
+    os_ << "[";
+    for (size_t i = 0; i < list.size(); ++i) {
+      os_ << (i ? ", " : "");
+      expr(*list[i]);
+    }
+    os_ << "]";
+  }
+
+  void block(const StmtList &body, unsigned depth) {
+    for (const StmtPtr &s : body)
+      stmt(*s, depth);
+  }
+
+  void stmt(const Stmt &s, unsigned depth) {
+    os_.indent(depth * 2);
+    switch (s.kind()) {
+    case NodeKind::Declare: {
+      auto &d = cast<Declare>(s);
+      os_ << "decl %" << d.var->name << ": " << d.var->type.str();
+      if (d.init) {
+        os_ << " = ";
+        expr(*d.init);
+      }
+      break;
+    }
+    case NodeKind::Assign: {
+      auto &a = cast<Assign>(s);
+      os_ << "%" << a.var->name << " = ";
+      expr(*a.value);
+      break;
+    }
+    case NodeKind::ArrayStore: {
+      auto &st = cast<ArrayStore>(s);
+      os_ << "store %" << st.array->name;
+      indices(st.indices);
+      os_ << " = ";
+      expr(*st.value);
+      break;
+    }
+    case NodeKind::If: {
+      auto &i = cast<If>(s);
+      os_ << "if ";
+      expr(*i.condition);
+      os_ << " {" << at(s.loc()) << "\n";
+      block(i.thenBody, depth + 1);
+      if (!i.elseBody.empty()) {
+        os_.indent(depth * 2) << "} else {\n";
+        block(i.elseBody, depth + 1);
+      }
+      os_.indent(depth * 2) << "}\n";
+      return;
+    }
+    case NodeKind::Return:
+      os_ << "return";
+      break;
+#define PYK_IR_EXPR(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      os_ << "<" << nodeKindName(s.kind()) << ">";
+      break;
+    }
+    os_ << at(s.loc()) << "\n";
+  }
+
+  llvm::raw_ostream &os_;
+};
+
+} // namespace
+
+void printModule(const Module &module, llvm::raw_ostream &os) {
+  os << "// pyk IR of " << module.sourceName << "\n";
+  for (const auto &f : module.functions)
+    Printer(os).function(*f);
+}
+
+void printExpr(const Expr &expr, llvm::raw_ostream &os) { Printer(os).expr(expr); }
+
+} // namespace pyk::ir

@@ -1,0 +1,224 @@
+//===- IRVerifier.cpp - Check the IR's invariants -------------------------===//
+#include "IRVerifier.h"
+
+#include "IRPrinter.h"
+
+#include "llvm/Support/Casting.h"
+
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pyk::ir {
+namespace {
+
+using llvm::cast;
+
+class Verifier {
+public:
+  explicit Verifier(const Function &f) : function_(f) {}
+
+  void run() {
+    scopes_.emplace_back(function_.params.begin(), function_.params.end());
+    block(function_.body);
+  }
+
+  std::vector<std::string> problems;
+
+private:
+  void fail(const Node &node, const std::string &what) {
+    std::string text;
+    llvm::raw_string_ostream os(text);
+    os << function_.name << ":" << node.loc().begin.line << ":" << node.loc().begin.column << ": "
+       << nodeKindName(node.kind()) << ": " << what;
+    problems.push_back(os.str());
+  }
+
+  bool inScope(const Variable *var) const {
+    for (const auto &scope : scopes_)
+      if (scope.count(var))
+        return true;
+    return false;
+  }
+
+  void requireType(const Node &node, const Expr &operand, const Type &expected, const char *role) {
+    if (operand.type() != expected)
+      fail(node, std::string(role) + " has type " + operand.type().str() + ", expected " + expected.str());
+  }
+
+  void indices(const Node &node, const Variable *array, const std::vector<ExprPtr> &list) {
+    if (!array->type.isArray()) {
+      fail(node, "'" + array->name + "' is not an array");
+      return;
+    }
+    if (list.size() != array->type.rank)
+      fail(node, "array of rank " + std::to_string(array->type.rank) + " indexed with " +
+                     std::to_string(list.size()) + " indices");
+    for (const ExprPtr &index : list) {
+      expr(*index);
+      requireType(node, *index, Type::scalarType(ScalarKind::Int64), "index");
+    }
+  }
+
+  void expr(const Expr &e) {
+    switch (e.kind()) {
+    case NodeKind::Constant:
+      if (!e.type().isScalar())
+        fail(e, "constant of non-scalar type");
+      return;
+    case NodeKind::VarRef: {
+      const Variable *var = cast<VarRef>(e).var;
+      if (!var->type.isScalar())
+        fail(e, "reference to non-scalar '" + var->name + "'");
+      if (!inScope(var))
+        fail(e, "'" + var->name + "' used outside the scope of its declaration");
+      return;
+    }
+    case NodeKind::Cast: {
+      auto &c = cast<Cast>(e);
+      expr(*c.operand);
+      if (!c.operand->type().isScalar() || !e.type().isScalar())
+        fail(e, "cast between non-scalars");
+      return;
+    }
+    case NodeKind::Unary: {
+      auto &u = cast<Unary>(e);
+      expr(*u.operand);
+      if (u.op == UnaryOp::Not && !e.type().isBool())
+        fail(e, "'not' on a non-bool");
+      if (u.op == UnaryOp::Neg && (!e.type().isScalar() || e.type().isBool()))
+        fail(e, "negation of a non-number");
+      return;
+    }
+    case NodeKind::Binary: {
+      auto &b = cast<Binary>(e);
+      expr(*b.lhs);
+      expr(*b.rhs);
+      requireType(e, *b.lhs, e.type(), "lhs");
+      requireType(e, *b.rhs, e.type(), "rhs");
+      if (!e.type().isScalar() || e.type().isBool())
+        fail(e, "arithmetic on " + e.type().str());
+      if (b.op == BinaryOp::Div && !isFloat(e.type().scalar))
+        fail(e, "div on a non-float type");
+      return;
+    }
+    case NodeKind::Compare: {
+      auto &c = cast<Compare>(e);
+      expr(*c.lhs);
+      expr(*c.rhs);
+      requireType(e, *c.rhs, c.lhs->type(), "rhs");
+      return;
+    }
+    case NodeKind::Logical: {
+      auto &l = cast<Logical>(e);
+      expr(*l.lhs);
+      expr(*l.rhs);
+      requireType(e, *l.lhs, Type::scalarType(ScalarKind::Bool), "lhs");
+      requireType(e, *l.rhs, Type::scalarType(ScalarKind::Bool), "rhs");
+      return;
+    }
+    case NodeKind::Select: {
+      auto &s = cast<Select>(e);
+      expr(*s.condition);
+      expr(*s.thenValue);
+      expr(*s.elseValue);
+      requireType(e, *s.condition, Type::scalarType(ScalarKind::Bool), "condition");
+      requireType(e, *s.elseValue, e.type(), "else value");
+      return;
+    }
+    case NodeKind::SpecialReg:
+      if (cast<SpecialReg>(e).axis > 2)
+        fail(e, "axis out of range");
+      return;
+    case NodeKind::ArrayDim: {
+      auto &d = cast<ArrayDim>(e);
+      if (!d.array->type.isArray() || d.axis >= d.array->type.rank)
+        fail(e, "dim of a non-array or axis out of range");
+      return;
+    }
+    case NodeKind::ArrayLoad: {
+      auto &l = cast<ArrayLoad>(e);
+      indices(e, l.array, l.indices);
+      return;
+    }
+#define PYK_IR_STMT(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      fail(e, "statement used as an expression");
+      return;
+    }
+  }
+
+  void block(const StmtList &body) {
+    scopes_.emplace_back();
+    for (const StmtPtr &s : body)
+      stmt(*s);
+    scopes_.pop_back();
+  }
+
+  void stmt(const Stmt &s) {
+    switch (s.kind()) {
+    case NodeKind::Declare: {
+      auto &d = cast<Declare>(s);
+      if (d.init) {
+        expr(*d.init);
+        requireType(s, *d.init, d.var->type, "initial value");
+      }
+      if (d.var->kind != Variable::Kind::Local || inScope(d.var))
+        fail(s, "'" + d.var->name + "' declared twice or not a local");
+      scopes_.back().insert(d.var);
+      return;
+    }
+    case NodeKind::Assign: {
+      auto &a = cast<Assign>(s);
+      expr(*a.value);
+      requireType(s, *a.value, a.var->type, "value");
+      if (!inScope(a.var))
+        fail(s, "assignment to undeclared '" + a.var->name + "'");
+      return;
+    }
+    case NodeKind::ArrayStore: {
+      auto &st = cast<ArrayStore>(s);
+      indices(s, st.array, st.indices);
+      expr(*st.value);
+      requireType(s, *st.value, Type::scalarType(st.array->type.scalar), "stored value");
+      return;
+    }
+    case NodeKind::If: {
+      auto &i = cast<If>(s);
+      expr(*i.condition);
+      requireType(s, *i.condition, Type::scalarType(ScalarKind::Bool), "condition");
+      block(i.thenBody);
+      block(i.elseBody);
+      return;
+    }
+    case NodeKind::Return:
+      if (!function_.returnType.isVoid())
+        fail(s, "return without a value in a function returning " + function_.returnType.str());
+      return;
+#define PYK_IR_EXPR(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      fail(s, "expression used as a statement");
+      return;
+    }
+  }
+
+  const Function &function_;
+  std::vector<std::set<const Variable *>> scopes_;
+};
+
+} // namespace
+
+llvm::Error verifyModule(const Module &module) {
+  std::string report;
+  for (const auto &function : module.functions) {
+    Verifier verifier(*function);
+    verifier.run();
+    for (const std::string &problem : verifier.problems)
+      report += (report.empty() ? "" : "\n") + problem;
+  }
+  if (report.empty())
+    return llvm::Error::success();
+  return llvm::createStringError(llvm::inconvertibleErrorCode(), "IR verification failed:\n" + report);
+}
+
+} // namespace pyk::ir

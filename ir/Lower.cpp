@@ -1,0 +1,27 @@
+//===- Lower.cpp - The IR pipeline, from checked AST to verified IR -------===//
+//
+// Read top to bottom: each step is one pass, and the IR is verified after
+// each so that a broken pass is caught where it broke the IR.
+//
+//===----------------------------------------------------------------------===//
+#include "Lower.h"
+
+#include "ASTToIR.h"
+#include "IRVerifier.h"
+#include "passes/MarkReadOnlyArrays.h"
+
+namespace pyk::ir {
+
+llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file) {
+  std::unique_ptr<Module> module = lowerToIR(info, file);
+  if (llvm::Error error = verifyModule(*module))
+    return error;
+
+  markReadOnlyArrays(*module);
+  if (llvm::Error error = verifyModule(*module))
+    return error;
+
+  return module;
+}
+
+} // namespace pyk::ir

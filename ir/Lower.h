@@ -1,0 +1,20 @@
+//===- Lower.h - The IR pipeline, from checked AST to verified IR ---------===//
+#ifndef PYK_IR_LOWER_H
+#define PYK_IR_LOWER_H
+
+#include "IR.h"
+#include "Sema.h"
+
+#include "llvm/Support/Error.h"
+
+#include <memory>
+
+namespace pyk::ir {
+
+/// Lowers a module Sema checked without errors and runs the IR passes in
+/// order, verifying the IR after each. An error means a compiler bug.
+llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file);
+
+} // namespace pyk::ir
+
+#endif // PYK_IR_LOWER_H

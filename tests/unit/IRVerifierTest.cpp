@@ -1,0 +1,97 @@
+//===- IRVerifierTest.cpp - The verifier accepts good IR and names bad IR --===//
+#include "IRPrinter.h"
+#include "IRVerifier.h"
+
+#include <gtest/gtest.h>
+
+using namespace pyk;
+using namespace pyk::ir;
+
+namespace {
+
+const Type f32 = Type::scalarType(ScalarKind::Float32);
+const Type i64 = Type::scalarType(ScalarKind::Int64);
+
+std::string verifyMessage(const Module &module) {
+  llvm::Error error = verifyModule(module);
+  return error ? llvm::toString(std::move(error)) : "";
+}
+
+/// kernel k(x: f32[1d]) { decl i: i64 = 0; store x[i] = 1.0 }
+std::unique_ptr<Module> storeKernel(Type storedType, Type indexType) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  Variable *x = f->addParam("x", Type::arrayType(ScalarKind::Float32, 1), SourceRange());
+  Variable *i = f->addLocal("i", indexType, SourceRange());
+  f->body.push_back(std::make_unique<Declare>(SourceRange(), i, std::make_unique<Constant>(SourceRange(), indexType, 0, 0)));
+  std::vector<ExprPtr> indices;
+  indices.push_back(std::make_unique<VarRef>(SourceRange(), i));
+  f->body.push_back(std::make_unique<ArrayStore>(SourceRange(), x, std::move(indices),
+                                                 std::make_unique<Constant>(SourceRange(), storedType, 1, 1.0)));
+  module->functions.push_back(std::move(f));
+  return module;
+}
+
+TEST(IRVerifier, AcceptsWellTypedIR) {
+  auto module = storeKernel(f32, i64);
+  EXPECT_EQ(verifyMessage(*module), "");
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printModule(*module, os);
+  EXPECT_NE(os.str().find("store %x[%i] = 1:f32"), std::string::npos) << os.str();
+}
+
+TEST(IRVerifier, RejectsStoreOfTheWrongType) {
+  std::string message = verifyMessage(*storeKernel(Type::scalarType(ScalarKind::Float64), i64));
+  EXPECT_NE(message.find("stored value has type f64, expected f32"), std::string::npos) << message;
+}
+
+TEST(IRVerifier, RejectsNonInt64Index) {
+  std::string message = verifyMessage(*storeKernel(f32, Type::scalarType(ScalarKind::Int32)));
+  EXPECT_NE(message.find("index has type i32, expected i64"), std::string::npos) << message;
+}
+
+TEST(IRVerifier, RejectsUseOutsideTheDeclaringBlock) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  Variable *x = f->addParam("x", Type::arrayType(ScalarKind::Int64, 1), SourceRange());
+  Variable *v = f->addLocal("v", i64, SourceRange());
+  StmtList thenBody;
+  thenBody.push_back(std::make_unique<Declare>(SourceRange(), v, std::make_unique<Constant>(SourceRange(), i64, 1, 1)));
+  f->body.push_back(std::make_unique<If>(SourceRange(),
+                                         std::make_unique<Constant>(SourceRange(), Type::scalarType(ScalarKind::Bool), 1, 1),
+                                         std::move(thenBody), StmtList()));
+  std::vector<ExprPtr> indices;
+  indices.push_back(std::make_unique<Constant>(SourceRange(), i64, 0, 0));
+  f->body.push_back(std::make_unique<ArrayStore>(SourceRange(), x, std::move(indices),
+                                                 std::make_unique<VarRef>(SourceRange(), v)));
+  module->functions.push_back(std::move(f));
+  std::string message = verifyMessage(*module);
+  EXPECT_NE(message.find("'v' used outside the scope of its declaration"), std::string::npos) << message;
+}
+
+TEST(IRVerifier, RejectsMismatchedArithmeticOperands) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  Variable *v = f->addLocal("v", f32, SourceRange());
+  auto sum = std::make_unique<Binary>(SourceRange(), BinaryOp::Add, std::make_unique<Constant>(SourceRange(), f32, 0, 1.0),
+                                      std::make_unique<Constant>(SourceRange(), i64, 2, 2));
+  f->body.push_back(std::make_unique<Declare>(SourceRange(), v, std::move(sum)));
+  module->functions.push_back(std::move(f));
+  std::string message = verifyMessage(*module);
+  EXPECT_NE(message.find("rhs has type i64, expected f32"), std::string::npos) << message;
+}
+
+TEST(IRVerifier, RejectsIntegerDivision) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  Variable *v = f->addLocal("v", i64, SourceRange());
+  auto quotient = std::make_unique<Binary>(SourceRange(), BinaryOp::Div, std::make_unique<Constant>(SourceRange(), i64, 6, 6),
+                                           std::make_unique<Constant>(SourceRange(), i64, 2, 2));
+  f->body.push_back(std::make_unique<Declare>(SourceRange(), v, std::move(quotient)));
+  module->functions.push_back(std::move(f));
+  std::string message = verifyMessage(*module);
+  EXPECT_NE(message.find("div on a non-float type"), std::string::npos) << message;
+}
+
+} // namespace
