@@ -22,6 +22,7 @@
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
+#include "llvm/Support/thread.h"
 
 #include <optional>
 #include <string>
@@ -127,7 +128,12 @@ int main(int argc, char **argv) {
   std::string output;
   llvm::raw_string_ostream out(output);
   ExitCode internal = Success;
-  const bool ok = compile(*file, diags, out, internal);
+  bool ok = false;
+  // The pipeline's walks are recursive; the frontend bounds their depth, and
+  // a roomy stack makes sure those bounds are far from the limit.
+  constexpr unsigned compilerStackBytes = 256u << 20;
+  llvm::thread compiler(std::optional<unsigned>(compilerStackBytes), [&] { ok = compile(*file, diags, out, internal); });
+  compiler.join();
   if (internal != Success)
     return internal;
 

@@ -61,6 +61,10 @@ private:
     return std::make_unique<Node>(std::forward<Args>(args)...);
   }
 
+  /// Past the node budget (already reported): stop growing chains, so that
+  /// no later walk, not even the destructor, recurses deeper.
+  bool overBudget() const { return nodesInStatement_ > kMaxNodesPerStatement; }
+
   SourceRange range(antlr4::ParserRuleContext *ctx) const { return loc_.range(ctx); }
   SourceRange range(antlr4::Token *token) const { return loc_.range(token); }
   SourceRange range(antlr4::tree::TerminalNode *node) const { return loc_.range(node->getSymbol()); }
@@ -556,7 +560,7 @@ private:
   ExprPtr foldLeft(const std::vector<Operand *> &operands, const std::vector<antlr4::Token *> &ops,
                    BuildOperand buildOperand) {
     ExprPtr result = buildOperand(operands.front());
-    for (size_t i = 0; i < ops.size(); ++i) {
+    for (size_t i = 0; i < ops.size() && !overBudget(); ++i) {
       ExprPtr rhs = buildOperand(operands[i + 1]);
       SourceRange where = SourceRange::cover(result->range(), rhs->range());
       result = make<BinaryExpr>(where, binaryOperator(ops[i]->getType()), range(ops[i]), std::move(result),
@@ -617,6 +621,8 @@ private:
   ExprPtr primary(PykParser::PrimaryContext *ctx) {
     ExprPtr result = atom(ctx->atom());
     for (PykParser::TrailerContext *trailer : ctx->trailer()) {
+      if (overBudget())
+        break;
       SourceRange where(result->range().begin, range(trailer).end);
       if (auto *call = dynamic_cast<PykParser::CallTrailerContext *>(trailer)) {
         std::vector<ExprPtr> args;

@@ -83,7 +83,9 @@ private:
 };
 
 /// Prints `file:line:col: severity: message`, the source line and a caret
-/// (with `~` under the rest of the range when it is on the same line).
+/// (with `~` under the rest of the range when it is on the same line), in
+/// the format of Clang and LLVM's SourceMgr. Tabs in the line are expanded;
+/// a line longer than 120 columns is shown as a window around the caret.
 void printDiagnostic(llvm::raw_ostream &os, const SourceFile &file, const Diagnostic &diagnostic);
 
 /// Prints all diagnostics in order, then a summary line when the error limit

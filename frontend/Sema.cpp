@@ -289,6 +289,9 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
 }
 
 void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature) {
+  // A signature that was written but had errors already said what is wrong.
+  auto *decoratorCall = dyn_cast<CallExpr>(def.decorators.front().get());
+  const bool signatureWritten = decoratorCall && !decoratorCall->args.empty();
   size_t normalCount = 0;
   for (Parameter &param : def.params)
     normalCount += param.kind == Parameter::Kind::Normal;
@@ -319,7 +322,7 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
                                        << " but the signature gives " << fromSignature->str();
       note(signature->paramRanges[index]) << "the signature's type for '" << param.name << "' is here";
     }
-    if (!type && !param.annotation && !signature) {
+    if (!type && !param.annotation && !signatureWritten) {
       error(param.range) << "parameter '" << param.name << "' has no type; annotate it ('" << param.name
                          << ": float32[:]') or give the kernel a signature ('@cuda.jit(\"void(float32[:], "
                             "...)\")')";

@@ -66,6 +66,11 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
     return types_.scalar(*kind);
   }
   auto *subscript = dyn_cast<SubscriptExpr>(&expr);
+  if (auto *name = dyn_cast<NameExpr>(&expr); name && !subscript) {
+    error(expr.range()) << "'" << name->name << "' is not a type; expected a scalar type such as float32 or an "
+                           "array type such as float32[:]";
+    return nullptr;
+  }
   if (!subscript) {
     error(expr.range()) << "expected a type, such as float32 or float32[:]";
     return nullptr;

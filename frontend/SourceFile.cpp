@@ -21,10 +21,15 @@ SourceRange SourceRange::cover(SourceRange a, SourceRange b) {
 SourceFile::SourceFile(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
   lineStarts_.push_back(0);
+  lineIsAscii_.push_back(true);
   for (uint32_t i = 0; i < text_.size(); ++i) {
+    if (static_cast<unsigned char>(text_[i]) >= 0x80)
+      lineIsAscii_.back() = false;
     // "\r\n" ends one line, as does a lone "\r" (Python's universal newlines).
-    if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n')))
+    if (text_[i] == '\n' || (text_[i] == '\r' && (i + 1 >= text_.size() || text_[i + 1] != '\n'))) {
       lineStarts_.push_back(i + 1);
+      lineIsAscii_.push_back(true);
+    }
   }
 }
 
@@ -57,6 +62,10 @@ SourceLoc SourceFile::locForLineAndCodePoint(uint32_t line, uint32_t codePointCo
     return locForOffset(static_cast<uint32_t>(text_.size()));
   uint32_t offset = lineStarts_[line - 1];
   uint32_t end = line < lineStarts_.size() ? lineStarts_[line] : static_cast<uint32_t>(text_.size());
+  if (lineIsAscii_[line - 1]) {
+    offset = std::min(offset + codePointColumn, end);
+    return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1};
+  }
   for (uint32_t seen = 0; offset < end && seen < codePointColumn; ++seen) {
     ++offset;
     // Skip UTF-8 continuation bytes: one code point, one column.

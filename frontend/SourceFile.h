@@ -69,6 +69,9 @@ private:
   std::string name_;
   std::string text_;
   std::vector<uint32_t> lineStarts_;
+  /// Per line: only ASCII, so code point columns are byte columns. Keeps
+  /// locForLineAndCodePoint O(1) on the lines nearly every file consists of.
+  std::vector<bool> lineIsAscii_;
 };
 
 } // namespace pyk

@@ -179,7 +179,7 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
     processEof(std::move(tok));
     return;
   case PykLexer::NEWLINE:
-    countLoneCarriageReturn(*tok);
+    countLoneCarriageReturns(*tok);
     processNewline(std::move(tok));
     return;
   case PykLexer::WS:
@@ -191,7 +191,7 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
     pending_.push_back(std::move(tok));
     return;
   case PykLexer::LINE_JOINING:
-    countLoneCarriageReturn(*tok);
+    countLoneCarriageReturns(*tok);
     indentFrozen_ = true;
     pending_.push_back(std::move(tok));
     return;
@@ -205,11 +205,16 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
     reportAt(*tok, invalidCharacterMessage(tok->getText()));
     indentFrozen_ = true;
     return;
+  case PykLexer::STRING:
+    countLoneCarriageReturns(*tok);
+    break;
   case PykLexer::UNTERMINATED_STRING:
+    countLoneCarriageReturns(*tok);
     reportAt(*tok, "unterminated string literal");
     static_cast<antlr4::WritableToken &>(*tok).setType(PykLexer::STRING);
     break;
   case PykLexer::UNTERMINATED_LONG_STRING:
+    countLoneCarriageReturns(*tok);
     reportAt(*tok, "unterminated triple-quoted string literal");
     static_cast<antlr4::WritableToken &>(*tok).setType(PykLexer::STRING);
     break;
@@ -224,13 +229,31 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
   processSignificant(std::move(tok));
 }
 
-void PykLexerBase::countLoneCarriageReturn(const antlr4::Token &lineEnd) {
+void PykLexerBase::countLoneCarriageReturns(const antlr4::Token &tok) {
   // ANTLR counts lines at '\n' only; Python also ends a line at a lone '\r'.
-  const std::string text = lineEnd.getText();
-  if (!text.empty() && text.back() == '\r') {
-    setLine(getLine() + 1);
-    setCharPositionInLine(0);
+  const std::string text = tok.getText();
+  std::size_t lone = 0;
+  std::size_t lastLineEnd = 0;
+  bool lastIsLone = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    if (text[i] == '\n') {
+      lastLineEnd = i;
+      lastIsLone = false;
+    } else if (text[i] == '\r' && (i + 1 == text.size() || text[i + 1] != '\n')) {
+      ++lone;
+      lastLineEnd = i;
+      lastIsLone = true;
+    }
   }
+  if (lone == 0)
+    return;
+  setLine(getLine() + lone);
+  if (!lastIsLone)
+    return;
+  std::size_t column = 0; // in code points, as ANTLR counts
+  for (std::size_t i = lastLineEnd + 1; i < text.size(); ++i)
+    column += (static_cast<unsigned char>(text[i]) & 0xC0) != 0x80;
+  setCharPositionInLine(column);
 }
 
 void PykLexerBase::processEof(std::unique_ptr<antlr4::Token> eof) {

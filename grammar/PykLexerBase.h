@@ -56,8 +56,9 @@
 //    indentation (more than 100)" (reported once per file); deeper lines stay
 //    at level 100.
 //
-// Line ends: "\n", "\r\n" and a lone "\r" (counted as a line end for token
-// positions, except inside a triple-quoted string).
+// Line ends: "\n", "\r\n" and a lone "\r" (Python's universal newlines; the
+// lexer corrects ANTLR's line count, which knows only "\n", so token
+// positions count a lone "\r" as a line end everywhere).
 //
 // Input: ANTLRInputStream throws std::range_error on invalid UTF-8, before this
 // lexer runs; the caller must check the encoding first.
@@ -107,7 +108,7 @@ private:
   static IndentLevel measureIndentation(const std::string &spacing);
   void clearState();
   void processRawToken(std::unique_ptr<antlr4::Token> tok);
-  void countLoneCarriageReturn(const antlr4::Token &lineEnd);
+  void countLoneCarriageReturns(const antlr4::Token &tok);
   void processEof(std::unique_ptr<antlr4::Token> eof);
   void processNewline(std::unique_ptr<antlr4::Token> newline);
   void processSignificant(std::unique_ptr<antlr4::Token> tok);

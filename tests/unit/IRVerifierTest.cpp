@@ -4,8 +4,9 @@
 
 #include <gtest/gtest.h>
 
-using namespace pyk;
 using namespace pyk::ir;
+using pyk::ScalarKind;
+using pyk::SourceRange;
 
 namespace {
 
