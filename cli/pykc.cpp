@@ -1,23 +1,20 @@
 //===- pykc.cpp - The pyk compiler's command line -------------------------===//
 //
-// Runs the pipeline top to bottom, stopping at the stage --emit asks for:
-//   read -> tokens | parse -> ast | check, lower -> ir | emit -> cuda
-// and decides the exit code: 0 success, 1 errors in the program (or
-// diagnostics that differ from the expected ones under
-// --verify-diagnostics), 2 usage or I/O errors, 3 an internal compiler error.
+// Reads the options and the input, runs the pipeline (Driver.h) on a roomy
+// stack, prints diagnostics, writes the output, and decides the exit code:
+// 0 success, 1 errors in the program (or diagnostics that differ from the
+// expected ones under --verify-diagnostics), 2 usage or I/O errors, 3 an
+// internal compiler error.
 //
 //===----------------------------------------------------------------------===//
-#include "ASTDumper.h"
-#include "CudaEmitter.h"
 #include "DiagnosticVerifier.h"
 #include "Diagnostics.h"
-#include "IRPrinter.h"
-#include "Lower.h"
-#include "Parser.h"
-#include "Sema.h"
+#include "Driver.h"
+#include "NVPTXTarget.h"
 
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
@@ -29,25 +26,38 @@
 
 namespace {
 
-enum class EmitKind { Tokens, Ast, Ir, Cuda };
+using pyk::driver::EmitKind;
 
 enum ExitCode { Success = 0, CompileError = 1, UsageError = 2, InternalError = 3 };
 
 llvm::cl::OptionCategory pykCategory("pykc options");
 
-llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<input .pyk file>"), llvm::cl::Required,
-                                     llvm::cl::cat(pykCategory));
+llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<input .pyk file, or - for stdin>"),
+                                     llvm::cl::Required, llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<EmitKind> emitKind(
     "emit", llvm::cl::desc("What to produce"), llvm::cl::init(EmitKind::Cuda),
     llvm::cl::values(clEnumValN(EmitKind::Tokens, "tokens", "the token stream"),
                      clEnumValN(EmitKind::Ast, "ast", "the syntax tree, as parsed"),
                      clEnumValN(EmitKind::Ir, "ir", "pyk's typed kernel IR"),
-                     clEnumValN(EmitKind::Cuda, "cuda", "CUDA C++ source (.cu) (default)")),
+                     clEnumValN(EmitKind::Cuda, "cuda", "CUDA C++ source (.cu) (default)"),
+                     clEnumValN(EmitKind::Llvm, "llvm", "optimised LLVM IR for NVPTX"),
+                     clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly, through LLVM's NVPTX backend"),
+                     clEnumValN(EmitKind::Cubin, "cubin", "a cubin, assembled by the CUDA toolkit's ptxas")),
     llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Write the output to <file> (default: standard output)"),
                                       llvm::cl::value_desc("file"), llvm::cl::init("-"), llvm::cl::cat(pykCategory));
+
+llvm::cl::opt<std::string> arch("arch", llvm::cl::desc("GPU architecture for llvm/ptx/cubin: sm_75, sm_80 "
+                                                       "(default), sm_86, sm_89, sm_90"),
+                                llvm::cl::value_desc("sm_XX"), llvm::cl::cat(pykCategory));
+
+llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimisation level 0-3 (default 3)"), llvm::cl::Prefix,
+                                 llvm::cl::init(3), llvm::cl::cat(pykCategory));
+
+llvm::cl::opt<bool> lineInfo("lineinfo", llvm::cl::desc("Put .pyk line information (.file/.loc) into the PTX"),
+                             llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<bool> verifyMode("verify-diagnostics",
                                llvm::cl::desc("Check the diagnostics against '# expected-error {{...}}' comments "
@@ -69,89 +79,92 @@ std::optional<pyk::SourceFile> readInput(const std::string &path) {
   return pyk::SourceFile(path == "-" ? "<stdin>" : path, (*buffer)->getBuffer().str());
 }
 
-/// Runs the pipeline up to `emitKind` into `out`. Returns false if the
-/// program has errors (they are in `diags`).
-bool compile(const pyk::SourceFile &file, pyk::DiagnosticEngine &diags, llvm::raw_ostream &out,
-             ExitCode &internal) {
-  if (auto bad = file.firstInvalidUtf8()) {
-    diags.error(pyk::SourceRange(file.locForOffset(*bad))) << "the file is not valid UTF-8 text";
-    return false;
+void printTimes(const pyk::driver::StageTimes &times) {
+  double total = 0;
+  llvm::errs() << "===-------------------------------------------===\n"
+               << "  pykc: time per stage (ms)\n"
+               << "===-------------------------------------------===\n";
+  for (const auto &[stage, ms] : times) {
+    llvm::errs() << llvm::format("  %-34s %9.3f\n", stage.c_str(), ms);
+    total += ms;
   }
-  if (emitKind == EmitKind::Tokens)
-    return pyk::dumpTokens(file, diags, out);
+  llvm::errs() << llvm::format("  %-34s %9.3f\n", static_cast<const char *>("total (after start-up)"), total);
+}
 
-  std::unique_ptr<pyk::ast::Module> module = pyk::parseModule(file, diags);
-  if (!module)
-    return false;
-  if (emitKind == EmitKind::Ast) {
-    pyk::dumpAST(*module, out);
-    return true;
-  }
-
-  std::unique_ptr<pyk::ModuleInfo> info = pyk::checkModule(*module, diags);
-  if (diags.hasErrors())
-    return false;
-  auto ir = pyk::ir::lowerAndOptimize(*info, file);
-  if (!ir) {
-    llvm::WithColor::error(llvm::errs(), "pykc") << "internal compiler error: " << llvm::toString(ir.takeError())
+bool writeOutput(const std::string &output) {
+  std::error_code error;
+  const auto flags = emitKind == EmitKind::Cubin ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text;
+  llvm::ToolOutputFile result(outputFile, error, flags);
+  if (error) {
+    llvm::WithColor::error(llvm::errs(), "pykc") << "cannot write '" << outputFile << "': " << error.message()
                                                  << "\n";
-    internal = InternalError;
     return false;
   }
-  if (emitKind == EmitKind::Ir) {
-    pyk::ir::printModule(**ir, out);
-    return true;
-  }
-  pyk::cuda::CudaEmitOptions options;
-  options.compilerVersion = PYK_VERSION;
-  options.lineDirectives = !noLineDirectives;
-  pyk::cuda::emitCuda(**ir, options, out);
+  result.os() << output;
+  result.keep();
   return true;
 }
 
 } // namespace
 
+/// LLVM owns a --time-passes option (it times LLVM's own passes too); pyk
+/// shows it among its options and adds its per-stage table.
+void adoptTimePassesOption() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("time-passes");
+  if (found == options.end())
+    return;
+  found->second->addCategory(pykCategory);
+  found->second->setDescription("Print the time spent in each stage (and in LLVM's passes) to stderr");
+}
+
 int main(int argc, char **argv) {
+  adoptTimePassesOption();
   llvm::cl::HideUnrelatedOptions(pykCategory);
   llvm::cl::SetVersionPrinter([](llvm::raw_ostream &os) { os << "pykc " << PYK_VERSION << "\n"; });
   if (!llvm::cl::ParseCommandLineOptions(argc, argv,
                                          "pykc: compiles .pyk GPU kernels (typed Python, Numba-CUDA spelling) "
-                                         "to CUDA C++\n",
+                                         "to CUDA C++ and PTX\n",
                                          &llvm::errs()))
     return UsageError;
+  if (optLevel > 3) {
+    llvm::WithColor::error(llvm::errs(), "pykc") << "-O" << optLevel << " is not an optimisation level (0-3)\n";
+    return UsageError;
+  }
 
   std::optional<pyk::SourceFile> file = readInput(inputFile);
   if (!file)
     return UsageError;
 
-  pyk::DiagnosticEngine diags(*file);
-  std::string output;
-  llvm::raw_string_ostream out(output);
-  ExitCode internal = Success;
-  bool ok = false;
-  // The pipeline's walks are recursive; the frontend bounds their depth, and
-  // a roomy stack makes sure those bounds are far from the limit.
-  constexpr unsigned compilerStackBytes = 256u << 20;
-  llvm::thread compiler(std::optional<unsigned>(compilerStackBytes), [&] { ok = compile(*file, diags, out, internal); });
-  compiler.join();
-  if (internal != Success)
-    return internal;
+  pyk::driver::Options options;
+  options.emit = emitKind;
+  options.arch = arch;
+  options.optLevel = optLevel;
+  options.lineInfo = lineInfo;
+  options.lineDirectives = !noLineDirectives;
+  options.compilerVersion = PYK_VERSION;
 
+  pyk::DiagnosticEngine diags(*file);
+  pyk::driver::Result result;
+  // The pipeline's walks are recursive; the frontend bounds their depth, and
+  // a roomy stack keeps those bounds far from the limit.
+  constexpr unsigned compilerStackBytes = 256u << 20;
+  llvm::thread compiler(std::optional<unsigned>(compilerStackBytes),
+                        [&] { result = pyk::driver::compile(*file, options, diags); });
+  compiler.join();
+
+  if (pyk::llvmgen::timePassesEnabled())
+    printTimes(result.times);
+  if (result.status == pyk::driver::Status::InternalError) {
+    pyk::printDiagnostics(llvm::errs(), diags);
+    llvm::WithColor::error(llvm::errs(), "pykc") << "internal compiler error: " << result.internalError << "\n";
+    return InternalError;
+  }
   if (verifyMode)
     return pyk::verifyDiagnostics(*file, diags.diagnostics(), llvm::errs()) ? Success : CompileError;
 
   pyk::printDiagnostics(llvm::errs(), diags);
-  if (!ok || diags.hasErrors())
+  if (result.status != pyk::driver::Status::Success || diags.hasErrors())
     return CompileError;
-
-  std::error_code error;
-  llvm::ToolOutputFile result(outputFile, error, llvm::sys::fs::OF_None);
-  if (error) {
-    llvm::WithColor::error(llvm::errs(), "pykc") << "cannot write '" << outputFile << "': " << error.message()
-                                                 << "\n";
-    return UsageError;
-  }
-  result.os() << output;
-  result.keep();
-  return Success;
+  return writeOutput(result.output) ? Success : UsageError;
 }

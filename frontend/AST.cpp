@@ -3,6 +3,41 @@
 
 namespace pyk::ast {
 
+double ConstantValue::asDouble() const {
+  switch (kind) {
+  case Kind::Bool:
+    return boolValue ? 1.0 : 0.0;
+  case Kind::Int:
+    return exceedsInt64 ? static_cast<double>(static_cast<uint64_t>(intValue)) : static_cast<double>(intValue);
+  case Kind::Float:
+    return floatValue;
+  }
+  return 0;
+}
+
+bool ConstantValue::fitsIn(ScalarKind target) const {
+  if (kind != Kind::Int || !isInteger(target))
+    return true;
+  const unsigned bits = byteWidth(target) * 8;
+  if (exceedsInt64)
+    return target == ScalarKind::UInt64;
+  if (isUnsignedInteger(target))
+    return intValue >= 0 && (bits == 64 || intValue < (int64_t(1) << bits));
+  return bits == 64 || (intValue >= -(int64_t(1) << (bits - 1)) && intValue < (int64_t(1) << (bits - 1)));
+}
+
+std::string ConstantValue::str() const {
+  switch (kind) {
+  case Kind::Bool:
+    return boolValue ? "True" : "False";
+  case Kind::Int:
+    return exceedsInt64 ? std::to_string(static_cast<uint64_t>(intValue)) : std::to_string(intValue);
+  case Kind::Float:
+    return std::to_string(floatValue);
+  }
+  return "?";
+}
+
 const char *nodeKindName(NodeKind kind) {
   switch (kind) {
 #define PYK_AST_EXPR(Name)                                                                                         \

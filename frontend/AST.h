@@ -60,10 +60,24 @@ struct ConstantValue {
   bool boolValue = false;
   int64_t intValue = 0;
   double floatValue = 0;
+  /// An int in [2^63, 2^64): `intValue` holds its bits. Python ints are
+  /// unbounded; pyk's hold what uint64 can.
+  bool exceedsInt64 = false;
 
-  static ConstantValue ofBool(bool v) { return {Kind::Bool, v, 0, 0}; }
-  static ConstantValue ofInt(int64_t v) { return {Kind::Int, false, v, 0}; }
-  static ConstantValue ofFloat(double v) { return {Kind::Float, false, 0, v}; }
+  static ConstantValue ofBool(bool v) { return {Kind::Bool, v, 0, 0, false}; }
+  static ConstantValue ofInt(int64_t v) { return {Kind::Int, false, v, 0, false}; }
+  static ConstantValue ofUInt64(uint64_t v) {
+    return {Kind::Int, false, static_cast<int64_t>(v), 0, v > uint64_t(INT64_MAX)};
+  }
+  static ConstantValue ofFloat(double v) { return {Kind::Float, false, 0, v, false}; }
+
+  /// The value as a double (Python's float(value)).
+  double asDouble() const;
+  /// Whether a value of this kind can be represented in `kind` without
+  /// change (NumPy 2 raises OverflowError for a Python int that cannot).
+  bool fitsIn(ScalarKind kind) const;
+  /// The value as Python prints it ("300", "18446744073709551615").
+  std::string str() const;
 };
 
 class Expr : public Node {
@@ -158,15 +172,16 @@ public:
 class StringLiteralExpr : public Expr {
 public:
   enum class Flavor { Text, Bytes, Formatted };
-  StringLiteralExpr(SourceRange range, std::string value, Flavor flavor, bool isSimple)
-      : Expr(NodeKind::StringLiteralExpr, range), value(std::move(value)), flavor(flavor), isSimple(isSimple) {}
+  StringLiteralExpr(SourceRange range, std::string value, Flavor flavor, std::optional<uint32_t> textOffset)
+      : Expr(NodeKind::StringLiteralExpr, range), value(std::move(value)), flavor(flavor), textOffset(textOffset) {}
   PYK_AST_CLASSOF(StringLiteralExpr)
 
   std::string value;
   Flavor flavor;
-  /// One literal without escapes or prefixes: its text starts one byte
-  /// after range().begin, so positions inside it map back to the file.
-  bool isSimple;
+  /// For one literal without escapes or prefix, the file offset where its
+  /// text starts (after the quotes), so that positions inside the text map
+  /// back to the file; empty otherwise.
+  std::optional<uint32_t> textOffset;
 };
 
 // '(' a, b ')' | a, b

@@ -84,6 +84,21 @@ private:
     return text;
   }
 
+  /// Python's str.expandtabs(8).
+  static std::string expandTabs(const std::string &line) {
+    std::string out;
+    for (char c : line) {
+      if (c != '\t') {
+        out += c;
+        continue;
+      }
+      do
+        out += ' ';
+      while (out.size() % 8 != 0);
+    }
+    return out;
+  }
+
   /// Python's inspect.cleandoc: drops the indentation the lines after the
   /// first share, and leading and trailing blank lines.
   static std::string cleanDocstring(const std::string &raw) {
@@ -93,7 +108,7 @@ private:
       size_t end = raw.find('\n', start);
       if (end == std::string::npos)
         end = raw.size();
-      lines.push_back(raw.substr(start, end - start));
+      lines.push_back(expandTabs(raw.substr(start, end - start)));
       start = end + 1;
     }
     auto isBlank = [](const std::string &line) { return line.find_first_not_of(" \t\r") == std::string::npos; };
@@ -645,22 +660,33 @@ private:
 
   // arglist : argument (',' argument)* ','?
   void arguments(PykParser::ArglistContext *ctx, std::vector<ExprPtr> &args, std::vector<KeywordArgument> &keywords) {
+    // Python's order: positional and `*iterable` arguments, then keywords
+    // (`*iterable` may still follow them), with `**mapping` anywhere after.
+    bool sawKeyword = false, sawMappingUnpack = false;
     for (PykParser::ArgumentContext *arg : ctx->argument()) {
       if (auto *keyword = dynamic_cast<PykParser::KeywordArgumentContext *>(arg)) {
         keywords.push_back({keyword->name->getText(), range(keyword->name), test(keyword->value)});
+        sawKeyword = true;
         continue;
       }
-      if (!keywords.empty())
-        diags_.error(range(arg)) << "positional argument follows keyword argument";
-      if (dynamic_cast<PykParser::StarArgumentContext *>(arg))
-        args.push_back(unsupported(range(arg), UnsupportedSyntax::Starred));
-      else if (dynamic_cast<PykParser::DoubleStarArgumentContext *>(arg))
+      if (dynamic_cast<PykParser::DoubleStarArgumentContext *>(arg)) {
         args.push_back(unsupported(range(arg), UnsupportedSyntax::DoubleStarred));
-      else {
-        auto *positional = static_cast<PykParser::PositionalArgumentContext *>(arg);
-        args.push_back(positional->comprehension() ? unsupported(range(arg), UnsupportedSyntax::GeneratorExpression)
-                                                   : namedExprTest(positional->value));
+        sawMappingUnpack = true;
+        continue;
       }
+      if (dynamic_cast<PykParser::StarArgumentContext *>(arg)) {
+        if (sawMappingUnpack)
+          diags_.error(range(arg)) << "iterable argument unpacking follows keyword argument unpacking";
+        args.push_back(unsupported(range(arg), UnsupportedSyntax::Starred));
+        continue;
+      }
+      if (sawMappingUnpack)
+        diags_.error(range(arg)) << "positional argument follows keyword argument unpacking";
+      else if (sawKeyword)
+        diags_.error(range(arg)) << "positional argument follows keyword argument";
+      auto *positional = static_cast<PykParser::PositionalArgumentContext *>(arg);
+      args.push_back(positional->comprehension() ? unsupported(range(arg), UnsupportedSyntax::GeneratorExpression)
+                                                 : namedExprTest(positional->value));
     }
   }
 
@@ -765,6 +791,7 @@ private:
   ExprPtr stringLiteral(const std::vector<antlr4::tree::TerminalNode *> &tokens, SourceRange where) {
     std::string value;
     bool anyBytes = false, anyText = false, anyFormatted = false, simple = tokens.size() == 1;
+    uint32_t textStart = 0;
     for (antlr4::tree::TerminalNode *token : tokens) {
       const std::string text = token->getText();
       size_t prefixLength = 0;
@@ -785,8 +812,20 @@ private:
       // An unterminated literal (already reported by the lexer) may lack
       // its closing quotes.
       const size_t bodyStart = std::min(text.size(), prefixLength + quote);
+      textStart = range(token).begin.offset + static_cast<uint32_t>(bodyStart);
       const size_t bodyEnd = text.size() >= bodyStart + quote ? text.size() - quote : bodyStart;
-      const std::string body = text.substr(bodyStart, bodyEnd - bodyStart);
+      // Python reads source with universal newlines: a line end inside a
+      // literal is "\n" whatever the file uses.
+      std::string body;
+      for (size_t i = bodyStart; i < bodyEnd; ++i) {
+        if (text[i] != '\r') {
+          body += text[i];
+          continue;
+        }
+        body += '\n';
+        if (i + 1 < bodyEnd && text[i + 1] == '\n')
+          ++i;
+      }
       simple &= body.find('\\') == std::string::npos;
       value += raw ? body : decodeEscapes(body);
     }
@@ -795,7 +834,8 @@ private:
     auto flavor = anyFormatted ? StringLiteralExpr::Flavor::Formatted
                   : anyBytes   ? StringLiteralExpr::Flavor::Bytes
                                : StringLiteralExpr::Flavor::Text;
-    return make<StringLiteralExpr>(where, std::move(value), flavor, simple);
+    return make<StringLiteralExpr>(where, std::move(value), flavor,
+                                   simple ? std::optional<uint32_t>(textStart) : std::nullopt);
   }
 
   /// Python's escape sequences; unknown ones stay as written, as in Python.

@@ -2,7 +2,8 @@
 #include "ASTDumper.h"
 
 #include "llvm/Support/Casting.h"
-#include "llvm/Support/Format.h"
+#include <cstdio>
+#include <cstdlib>
 
 namespace pyk {
 namespace {
@@ -17,7 +18,7 @@ public:
     os_ << "Module\n";
     ++depth_;
     if (module.docstring)
-      line("Docstring") << quoted(*module.docstring) << "\n";
+      line("Docstring") << " " << quoted(*module.docstring) << "\n";
     dumpBody(module.body);
     --depth_;
   }
@@ -30,7 +31,7 @@ public:
     else
       header(e) << " " << e.value << "\n";
   }
-  void visitFloatLiteralExpr(FloatLiteralExpr &e) { header(e) << " " << llvm::format("%g", e.value) << "\n"; }
+  void visitFloatLiteralExpr(FloatLiteralExpr &e) { header(e) << " " << shortestRepr(e.value) << "\n"; }
   void visitBoolLiteralExpr(BoolLiteralExpr &e) { header(e) << (e.value ? " True\n" : " False\n"); }
   void visitNoneLiteralExpr(NoneLiteralExpr &e) { header(e) << "\n"; }
   void visitStringLiteralExpr(StringLiteralExpr &e) {
@@ -173,8 +174,8 @@ public:
       optionalChild("Annotation", param.annotation.get());
       optionalChild("Default", param.defaultValue.get());
     }
-    optionalChild("Returns", s.returns.get());
     --depth_;
+    optionalChild("Returns", s.returns.get());
     block("Body", s.body);
   }
   void visitUnsupportedStmt(UnsupportedStmt &s) { header(s) << " " << unsupportedSyntaxName(s.what) << "\n"; }
@@ -196,6 +197,21 @@ private:
     if (auto *expr = llvm::dyn_cast<Expr>(&node); expr && expr->type && !expr->type->isVoid())
       os_ << " : " << expr->type->str();
     return os_;
+  }
+
+  /// The shortest decimal text that reads back as `value`, as Python's
+  /// repr() prints floats ("1000.0001", "0.1", "1e+300").
+  static std::string shortestRepr(double value) {
+    char buffer[40];
+    for (int digits = 1; digits <= 17; ++digits) {
+      std::snprintf(buffer, sizeof buffer, "%.*g", digits, value);
+      if (std::strtod(buffer, nullptr) == value)
+        break;
+    }
+    std::string text = buffer;
+    if (text.find_first_of(".eni") == std::string::npos)
+      text += ".0";
+    return text;
   }
 
   static std::string quoted(const std::string &text) {

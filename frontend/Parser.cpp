@@ -79,9 +79,16 @@ class DiagnosticListener : public antlr4::BaseErrorListener {
 public:
   DiagnosticListener(const LocationMap &locations, DiagnosticEngine &diags) : locations_(locations), diags_(diags) {}
 
-  void syntaxError(antlr4::Recognizer *, antlr4::Token *offending, size_t line, size_t column,
+  void syntaxError(antlr4::Recognizer *recognizer, antlr4::Token *offending, size_t line, size_t column,
                    const std::string &message, std::exception_ptr) override {
     ++count;
+    // Like Python, report the parser's first error only: what ANTLR's
+    // recovery finds after it is mostly the same mistake again. The lexer's
+    // errors are independent of each other and all reported.
+    const bool fromParser = dynamic_cast<antlr4::Parser *>(recognizer) != nullptr;
+    if (fromParser && sawParserError_)
+      return;
+    sawParserError_ |= fromParser;
     if (!reportedLines_.insert(line).second || diags_.limitReached())
       return;
     SourceRange range = offending ? locations_.range(offending) : SourceRange(locations_.at(line, column));
@@ -111,6 +118,8 @@ private:
       found = "invalid syntax at '" + offending->getText() + "'";
       break;
     }
+    if (message.rfind("missing INDENT", 0) == 0)
+      return "expected an indented block";
     // Keep ANTLR's expectation when it names one token: "expected ':'".
     size_t expecting = message.find("expecting ");
     if (expecting != std::string::npos) {
@@ -127,6 +136,7 @@ private:
   const LocationMap &locations_;
   DiagnosticEngine &diags_;
   std::set<size_t> reportedLines_;
+  bool sawParserError_ = false;
 };
 
 /// The lexer and parser over one text, wired to report into `diags`.
@@ -197,7 +207,7 @@ ast::ExprPtr parseStringAsExpression(const ast::StringLiteralExpr &literal, Diag
     diags.error(literal.range()) << "the string is not valid UTF-8 text";
     return nullptr;
   }
-  LocationMap locations(file, inner, literal.range().begin.offset + 1, literal.isSimple, literal.range());
+  LocationMap locations(file, inner, literal.textOffset.value_or(0), literal.textOffset.has_value(), literal.range());
   try {
     ParserPipeline pipeline(literal.value, locations, diags);
     PykParser::EvalInputContext *tree = pipeline.parse(&PykParser::evalInput);

@@ -41,7 +41,12 @@ Symbol *Sema::addSymbol(std::map<std::string, Symbol *> &scope, Symbol symbol) {
 }
 
 const Symbol *Sema::lookup(const std::string &name) {
-  for (auto *scope : {&functionScope_, &moduleScope_, &predeclared_}) {
+  auto it = functionScope_.find(name);
+  return it != functionScope_.end() ? it->second : lookupGlobal(name);
+}
+
+const Symbol *Sema::lookupGlobal(const std::string &name) {
+  for (auto *scope : {&moduleScope_, &predeclared_}) {
     auto it = scope->find(name);
     if (it != scope->end())
       return it->second;
@@ -258,7 +263,11 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
     const std::string &name = keyword.name;
     if (name == "device" || name == "fastmath" || name == "lineinfo" || name == "debug" || name == "inline" ||
         name == "cache") {
+      // Only True or False will do: say so once, whatever else the value is.
+      DiagnosticEngine scratch(realDiags_.file());
+      DiagnosticEngine *saved = std::exchange(diags_, &scratch);
       checkValue(*keyword.value);
+      diags_ = saved;
       if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
         error(keyword.value->range()) << "option '" << name << "' takes True or False";
         continue;
@@ -350,11 +359,13 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
     DiagnosticEngine scratch(realDiags_.file());
     diags_ = &scratch;
     localTypesChanged_ = false;
+    flow_ = FlowState();
     checkBlock(def.body);
     diags_ = &realDiags_;
     if (!localTypesChanged_)
       break;
   }
+  flow_ = FlowState();
   checkBlock(def.body);
 }
 

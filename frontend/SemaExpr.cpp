@@ -131,8 +131,10 @@ const Type *Sema::checkName(NameExpr &expr) {
   case SymbolKind::Parameter:
     return setType(expr, symbol->type);
   case SymbolKind::Local:
-    if (!symbol->type) {
-      error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned";
+    if (!symbol->type || !flow_.assigned.count(symbol)) {
+      if (!flow_.returned)
+        error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned"
+                            << (symbol->type ? " on every path to here" : "");
       return setType(expr, types_.errorType());
     }
     return setType(expr, symbol->type);
@@ -154,12 +156,14 @@ const Type *Sema::checkName(NameExpr &expr) {
 }
 
 const Type *Sema::checkIntLiteral(IntLiteralExpr &expr) {
-  if (expr.tooLarge || expr.value > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) {
-    error(expr.range()) << "integer literal is too large for int64";
+  if (expr.tooLarge) {
+    error(expr.range()) << "integer literal is too large: pyk integers have at most 64 bits";
     return setType(expr, types_.errorType());
   }
+  // Values up to 2^64 - 1 are fine next to a uint64; checkLiteralFits
+  // rejects them wherever they would become an int64.
   expr.isWeak = true;
-  expr.constant = ConstantValue::ofInt(static_cast<int64_t>(expr.value));
+  expr.constant = ConstantValue::ofUInt64(expr.value);
   return setType(expr, types_.int64Type());
 }
 
@@ -363,18 +367,11 @@ PromotionOperand Sema::promotionOperand(const Expr &expr) const {
   return {expr.type->scalarKind(), expr.isWeak};
 }
 
-void Sema::checkLiteralFits(Expr &expr, ScalarKind kind) {
-  if (!expr.isWeak || !expr.constant || expr.constant->kind != ConstantValue::Kind::Int || !isInteger(kind))
-    return;
-  const int64_t value = expr.constant->intValue;
-  const unsigned bits = byteWidth(kind) * 8;
-  bool fits = true;
-  if (isUnsignedInteger(kind))
-    fits = value >= 0 && (bits == 64 || value < (int64_t(1) << bits));
-  else if (bits < 64)
-    fits = value >= -(int64_t(1) << (bits - 1)) && value < (int64_t(1) << (bits - 1));
-  if (!fits)
-    error(expr.range()) << "integer literal " << value << " does not fit in " << scalarName(kind);
+bool Sema::checkLiteralFits(Expr &expr, ScalarKind kind) {
+  if (!expr.isWeak || !expr.constant || expr.constant->fitsIn(kind))
+    return true;
+  error(expr.range()) << "integer " << expr.constant->str() << " does not fit in " << scalarName(kind);
+  return false;
 }
 
 bool Sema::requireBool(Expr &expr, const char *context) {
@@ -389,10 +386,7 @@ static std::optional<ConstantValue> foldArithmetic(BinaryOp op, const ConstantVa
                                                    bool &overflow) {
   using Kind = ConstantValue::Kind;
   if (a.kind == Kind::Float || b.kind == Kind::Float || op == BinaryOp::Div) {
-    auto asDouble = [](const ConstantValue &v) {
-      return v.kind == Kind::Float ? v.floatValue : v.kind == Kind::Int ? double(v.intValue) : double(v.boolValue);
-    };
-    double x = asDouble(a), y = asDouble(b);
+    double x = a.asDouble(), y = b.asDouble();
     switch (op) {
     case BinaryOp::Add:
       return ConstantValue::ofFloat(x + y);
@@ -449,8 +443,8 @@ Sema::ArithmeticTypes Sema::arithmeticTypes(BinaryOp op, Expr &lhs, Expr &rhs, S
     return {};
   }
   PromotionOperand promoted = arithmeticResult(promote(promotionOperand(lhs), promotionOperand(rhs)));
-  checkLiteralFits(lhs, promoted.kind);
-  checkLiteralFits(rhs, promoted.kind);
+  if (!checkLiteralFits(lhs, promoted.kind) || !checkLiteralFits(rhs, promoted.kind))
+    return {};
   const Type *operandType = types_.scalar(promoted.kind);
   if (op == BinaryOp::Div && !isFloat(promoted.kind))
     operandType = types_.float64Type(); // True division of integers is float64, as in NumPy.
@@ -469,6 +463,10 @@ const Type *Sema::checkBinary(BinaryExpr &expr) {
   if (expr.lhs->isWeak && expr.rhs->isWeak) {
     expr.isWeak = true;
     if (expr.lhs->constant && expr.rhs->constant) {
+      if (expr.lhs->constant->exceedsInt64 || expr.rhs->constant->exceedsInt64) {
+        error(expr.range()) << "constant expression overflows int64";
+        return setType(expr, types_.errorType());
+      }
       bool overflow = false;
       expr.constant = foldArithmetic(expr.op, *expr.lhs->constant, *expr.rhs->constant, overflow);
       if (overflow) {
@@ -505,11 +503,21 @@ const Type *Sema::checkUnary(UnaryExpr &expr) {
   expr.isWeak = result.weak;
   if (const auto &c = expr.operand->constant) {
     const bool negate = expr.op == UnaryOp::Minus;
+    if (c->exceedsInt64 && negate && static_cast<uint64_t>(c->intValue) == (uint64_t(1) << 63)) {
+      expr.isWeak = true;
+      expr.constant = ConstantValue::ofInt(INT64_MIN);
+      return setType(expr, types_.int64Type());
+    }
+    if (c->exceedsInt64 && negate) {
+      error(expr.range()) << "integer -" << c->str() << " does not fit in int64";
+      return setType(expr, types_.errorType());
+    }
     if (c->kind == ConstantValue::Kind::Float)
       expr.constant = ConstantValue::ofFloat(negate ? -c->floatValue : c->floatValue);
+    else if (c->kind == ConstantValue::Kind::Int && !negate)
+      expr.constant = c;
     else if (c->kind == ConstantValue::Kind::Int)
-      expr.constant = ConstantValue::ofInt(negate ? static_cast<int64_t>(0ULL - static_cast<uint64_t>(c->intValue))
-                                                  : c->intValue);
+      expr.constant = ConstantValue::ofInt(static_cast<int64_t>(0ULL - static_cast<uint64_t>(c->intValue)));
     else
       expr.constant = ConstantValue::ofInt(negate ? -int64_t(c->boolValue) : int64_t(c->boolValue));
   }
@@ -517,13 +525,54 @@ const Type *Sema::checkUnary(UnaryExpr &expr) {
 }
 
 const Type *Sema::checkBoolOp(BoolOpExpr &expr) {
-  bool ok = true;
+  bool ok = true, allConstant = true, value = expr.op == BoolOp::And;
   for (ExprPtr &operand : expr.operands) {
     const Type *type = checkValue(*operand);
     ok &= !type->isError() && requireBool(*operand, expr.op == BoolOp::And ? "an operand of 'and'"
                                                                             : "an operand of 'or'");
+    allConstant &= operand->constant.has_value();
+    if (operand->constant)
+      value = expr.op == BoolOp::And ? value && operand->constant->boolValue : value || operand->constant->boolValue;
+  }
+  if (ok && allConstant) {
+    expr.constant = ConstantValue::ofBool(value);
+    expr.isWeak = true;
   }
   return setType(expr, ok ? types_.boolType() : types_.errorType());
+}
+
+void Sema::foldComparison(CompareExpr &expr) {
+  std::vector<const Expr *> operands = {expr.first.get()};
+  for (ExprPtr &comparator : expr.comparators)
+    operands.push_back(comparator.get());
+  for (const Expr *operand : operands)
+    if (!operand->constant || operand->constant->exceedsInt64)
+      return;
+  bool result = true;
+  for (size_t i = 0; i < expr.ops.size(); ++i) {
+    const ConstantValue &a = *operands[i]->constant, &b = *operands[i + 1]->constant;
+    const bool integral = a.kind != ConstantValue::Kind::Float && b.kind != ConstantValue::Kind::Float;
+    auto compareAs = [&](auto x, auto y) {
+      switch (expr.ops[i]) {
+      case CompareOp::Lt:
+        return x < y;
+      case CompareOp::Le:
+        return x <= y;
+      case CompareOp::Gt:
+        return x > y;
+      case CompareOp::Ge:
+        return x >= y;
+      case CompareOp::Eq:
+        return x == y;
+      default:
+        return x != y;
+      }
+    };
+    auto asInt = [](const ConstantValue &v) { return v.kind == ConstantValue::Kind::Bool ? int64_t(v.boolValue) : v.intValue; };
+    result = result && (integral ? compareAs(asInt(a), asInt(b)) : compareAs(a.asDouble(), b.asDouble()));
+  }
+  expr.constant = ConstantValue::ofBool(result);
+  expr.isWeak = true;
 }
 
 const Type *Sema::checkCompare(CompareExpr &expr) {
@@ -553,9 +602,20 @@ const Type *Sema::checkCompare(CompareExpr &expr) {
       }
     }
     PromotionOperand promoted = promote(promotionOperand(*lhs), promotionOperand(*rhs));
+    // NumPy 2 compares a Python int with an integer array exactly, even
+    // when the int does not fit the array's type (int8 < 300 is True):
+    // compare in a type that holds both.
+    for (Expr *operand : {lhs, rhs})
+      if (operand->isWeak && operand->constant && !operand->constant->fitsIn(promoted.kind))
+        promoted.kind = promoteTyped(promoted.kind, operand->constant->exceedsInt64 ? ScalarKind::UInt64
+                                                                                      : ScalarKind::Int64);
+    for (Expr *operand : {lhs, rhs})
+      if (!checkLiteralFits(*operand, promoted.kind))
+        return setType(expr, types_.errorType());
     expr.operandTypes.push_back(types_.scalar(promoted.kind));
     lhs = rhs;
   }
+  foldComparison(expr);
   return setType(expr, types_.boolType());
 }
 
@@ -573,6 +633,8 @@ const Type *Sema::checkConditional(ConditionalExpr &expr) {
   }
   PromotionOperand promoted = promote(promotionOperand(*expr.thenValue), promotionOperand(*expr.elseValue));
   expr.isWeak = promoted.weak;
+  if (expr.condition->constant && expr.thenValue->constant && expr.elseValue->constant)
+    expr.constant = expr.condition->constant->boolValue ? expr.thenValue->constant : expr.elseValue->constant;
   return setType(expr, types_.scalar(promoted.kind));
 }
 

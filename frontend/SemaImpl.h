@@ -11,6 +11,7 @@
 #include "Sema.h"
 
 #include <map>
+#include <set>
 #include <string>
 
 namespace pyk::sema {
@@ -90,14 +91,20 @@ private:
     const Type *resultType = nullptr;
   };
   ArithmeticTypes arithmeticTypes(ast::BinaryOp op, ast::Expr &lhs, ast::Expr &rhs, SourceRange opRange);
-  /// Reports an error if `expr` is a weak int literal that does not fit in
-  /// `kind`.
-  void checkLiteralFits(ast::Expr &expr, ScalarKind kind);
+  /// Reports an error, and returns false, if `expr` is a Python int that
+  /// does not fit in `kind`.
+  bool checkLiteralFits(ast::Expr &expr, ScalarKind kind);
+  /// Sets the constant value of a comparison of constants.
+  void foldComparison(ast::CompareExpr &expr);
   PromotionOperand promotionOperand(const ast::Expr &expr) const;
   bool requireBool(ast::Expr &expr, const char *context);
 
   // --- Names ----------------------------------------------------------------
+  /// What `name` means in the function being checked (or at module level).
   const Symbol *lookup(const std::string &name);
+  /// What `name` means at module level: annotations and signatures are
+  /// evaluated there, as in Python, so parameters do not shadow types.
+  const Symbol *lookupGlobal(const std::string &name);
   Symbol *addSymbol(std::map<std::string, Symbol *> &scope, Symbol symbol);
   DiagnosticBuilder error(SourceRange range) { return diags_->error(range); }
   DiagnosticBuilder warning(SourceRange range) { return diags_->warning(range); }
@@ -120,6 +127,13 @@ private:
   std::map<std::string, Symbol *> functionScope_;
   /// Set when a pass over a body changed the type of a local.
   bool localTypesChanged_ = false;
+  /// Definite assignment: the locals assigned on every path to the current
+  /// statement, and whether the current path already returned.
+  struct FlowState {
+    std::set<const Symbol *> assigned;
+    bool returned = false;
+  };
+  FlowState flow_;
 };
 
 } // namespace pyk::sema

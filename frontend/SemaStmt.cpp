@@ -63,8 +63,12 @@ void Sema::checkStmt(Stmt &stmt) {
 
 void Sema::checkAssign(AssignStmt &stmt) {
   const Type *valueType = checkValue(*stmt.value);
-  for (ExprPtr &target : stmt.targets)
+  for (ExprPtr &target : stmt.targets) {
     assignTo(*target, valueType, stmt.value->range());
+    // A Python int stored where it does not fit is an error in NumPy 2.
+    if (!valueType->isError() && target->type && target->type->isScalar())
+      checkLiteralFits(*stmt.value, target->type->scalarKind());
+  }
 }
 
 void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange) {
@@ -114,12 +118,20 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     function_->locals.push_back(symbol);
   }
   target.symbol = symbol;
+  if (symbol->kind == SymbolKind::Local)
+    flow_.assigned.insert(symbol);
   if (symbol->kind == SymbolKind::Parameter) {
     error(target.range()) << "cannot assign to parameter '" << target.name
                           << "'; kernel parameters are read-only, copy it into a local first";
     return;
   }
-  if (valueType->isError())
+  if (valueType->isError()) {
+    // The value's error is reported; the local stays silent from here on.
+    if (!symbol->type)
+      symbol->type = types_.errorType();
+    return;
+  }
+  if (symbol->type && symbol->type->isError())
     return;
   if (!valueType->isScalar()) {
     if (valueType->isArray())
@@ -181,11 +193,27 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
 void Sema::checkIf(IfStmt &stmt) {
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "an 'if' condition");
+  // Definite assignment: after the if, a local is assigned if both branches
+  // assign it (a branch that returned does not count against it).
+  FlowState before = flow_;
   checkBlock(stmt.thenBody);
+  FlowState afterThen = std::exchange(flow_, before);
   checkBlock(stmt.elseBody);
+  if (afterThen.returned)
+    return; // flow_ is the else branch's state
+  if (flow_.returned) {
+    flow_ = afterThen;
+    return;
+  }
+  std::set<const Symbol *> both;
+  for (const Symbol *symbol : afterThen.assigned)
+    if (flow_.assigned.count(symbol))
+      both.insert(symbol);
+  flow_.assigned = std::move(both);
 }
 
 void Sema::checkReturn(ReturnStmt &stmt) {
+  flow_.returned = true;
   if (stmt.value && !isa<NoneLiteralExpr>(*stmt.value))
     error(stmt.value->range()) << "a kernel cannot return a value; write results into an array parameter";
 }

@@ -20,7 +20,7 @@ using llvm::isa;
 
 std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
   if (auto *name = dyn_cast<NameExpr>(&expr)) {
-    const Symbol *symbol = lookup(name->name);
+    const Symbol *symbol = lookupGlobal(name->name);
     if (symbol && symbol->kind == SymbolKind::TypeName)
       return symbol->scalarKind;
     return std::nullopt;
@@ -29,7 +29,7 @@ std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
     auto *object = dyn_cast<NameExpr>(attribute->object.get());
     if (!object)
       return std::nullopt;
-    const Symbol *symbol = lookup(object->name);
+    const Symbol *symbol = lookupGlobal(object->name);
     const bool isTypeModule = (symbol && symbol->kind == SymbolKind::Builtin && symbol->builtin == Builtin::NumpyModule) ||
                               object->name == "numba" || object->name == "numpy";
     if (isTypeModule)

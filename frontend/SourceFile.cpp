@@ -20,6 +20,10 @@ SourceRange SourceRange::cover(SourceRange a, SourceRange b) {
 
 SourceFile::SourceFile(std::string name, std::string text)
     : name_(std::move(name)), text_(std::move(text)) {
+  // A UTF-8 byte order mark is not part of the source (Python skips it
+  // too), so columns on the first line count from after it.
+  if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0)
+    text_.erase(0, 3);
   lineStarts_.push_back(0);
   lineIsAscii_.push_back(true);
   for (uint32_t i = 0; i < text_.size(); ++i) {

@@ -43,7 +43,8 @@ struct SourceRange {
   static SourceRange cover(SourceRange a, SourceRange b);
 };
 
-/// The text of one source file, with a line table built once.
+/// The text of one source file (without a UTF-8 byte order mark), with a
+/// line table built once.
 class SourceFile {
 public:
   SourceFile(std::string name, std::string text);

@@ -10,9 +10,11 @@
 //     other ends the logical line as NEWLINE.
 //  4. The first significant token of a logical line first emits the
 //     INDENT/DEDENTs its indentation calls for.
-//  5. Brackets and nesting tokens are counted; past a limit the rest of the
-//     logical line is dropped.
-//  6. EOF emits the missing NEWLINE and the DEDENTs of the open levels.
+//  5. Brackets and open nesting levels are counted; past a limit the rest of
+//     the logical line is dropped, and closers for the brackets the parser
+//     has seen open end it.
+//  6. EOF emits closers for brackets left open, the missing NEWLINE and the
+//     DEDENTs of the open levels.
 
 #include "PykLexerBase.h"
 
@@ -28,13 +30,11 @@ namespace {
 using antlr4::Token;
 
 bool isOpeningBracket(std::size_t tokenType) {
-  return tokenType == PykLexer::LPAR || tokenType == PykLexer::LSQB ||
-         tokenType == PykLexer::LBRACE;
+  return tokenType == PykLexer::LPAR || tokenType == PykLexer::LSQB || tokenType == PykLexer::LBRACE;
 }
 
 bool isClosingBracket(std::size_t tokenType) {
-  return tokenType == PykLexer::RPAR || tokenType == PykLexer::RSQB ||
-         tokenType == PykLexer::RBRACE;
+  return tokenType == PykLexer::RPAR || tokenType == PykLexer::RSQB || tokenType == PykLexer::RBRACE;
 }
 
 /// True for tokens that can end an operand; an operator after one of them is
@@ -64,9 +64,7 @@ bool endsOperand(std::size_t tokenType) {
 std::uint32_t firstCodePoint(const std::string &text) {
   if (text.empty())
     return 0xFFFD;
-  const auto byte = [&](std::size_t i) {
-    return static_cast<std::uint32_t>(static_cast<unsigned char>(text[i]));
-  };
+  const auto byte = [&](std::size_t i) { return static_cast<std::uint32_t>(static_cast<unsigned char>(text[i])); };
   const std::uint32_t lead = byte(0);
   std::size_t length = 0;
   std::uint32_t codePoint = 0;
@@ -93,9 +91,8 @@ std::uint32_t firstCodePoint(const std::string &text) {
 
 /// Control, format and spacing characters that would print as nothing.
 bool isNonPrintable(std::uint32_t c) {
-  return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD ||
-         (c >= 0x2000 && c <= 0x200F) || (c >= 0x2028 && c <= 0x202F) ||
-         (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
+  return c < 0x20 || (c >= 0x7F && c <= 0xA0) || c == 0xAD || (c >= 0x2000 && c <= 0x200F) ||
+         (c >= 0x2028 && c <= 0x202F) || (c >= 0x205F && c <= 0x206F) || c == 0x3000 || c == 0xFEFF ||
          (c >= 0xFFF9 && c <= 0xFFFB) || c > 0x10FFFF;
 }
 
@@ -108,19 +105,16 @@ std::string invalidCharacterMessage(const std::string &text) {
   return "invalid character '" + text + "' (" + code + ")";
 }
 
-
 } // namespace
 
-PykLexerBase::IndentLevel
-PykLexerBase::measureIndentation(const std::string &spacing) {
+PykLexerBase::IndentLevel PykLexerBase::measureIndentation(const std::string &spacing) {
   IndentLevel level;
   for (char c : spacing) {
     if (c == ' ') {
       ++level.width;
       ++level.altWidth;
     } else if (c == '\t') {
-      level.width = (level.width / kTabSize + 1) *
-                    kTabSize;
+      level.width = (level.width / kTabSize + 1) * kTabSize;
       ++level.altWidth;
     } else if (c == '\f') {
       level.width = 0;
@@ -153,9 +147,11 @@ void PykLexerBase::clearState() {
   droppingLine_ = false;
   finished_ = false;
   indentLimitReported_ = false;
+  lineJoiningPending_ = false;
   sawAnyToken_ = false;
   bracketDepth_ = 0;
-  prefixNesting_ = 0;
+  nesting_.assign(1, NestingLevel{});
+  nestingTotal_ = 0;
   previousType_ = 0;
   errorCount_ = 0;
 }
@@ -193,6 +189,7 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
   case PykLexer::LINE_JOINING:
     countLoneCarriageReturns(*tok);
     indentFrozen_ = true;
+    lineJoiningPending_ = true;
     pending_.push_back(std::move(tok));
     return;
   case PykLexer::BAD_LINE_JOINING:
@@ -220,7 +217,7 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
     break;
   case PykLexer::LEADING_ZERO_INTEGER:
     reportAt(*tok, "leading zeros in decimal integer literals are not "
-                     "permitted; use an 0o prefix for octal integers");
+                   "permitted; use an 0o prefix for octal integers");
     static_cast<antlr4::WritableToken &>(*tok).setType(PykLexer::INTEGER);
     break;
   default:
@@ -257,15 +254,17 @@ void PykLexerBase::countLoneCarriageReturns(const antlr4::Token &tok) {
 }
 
 void PykLexerBase::processEof(std::unique_ptr<antlr4::Token> eof) {
+  if (lineJoiningPending_)
+    reportAt(*eof, "unexpected end of file after line continuation character");
   if (bracketDepth_ > 0 && !droppingLine_ && !openBrackets_.empty()) {
     const OpenBracket &open = openBrackets_.back();
-    const char *name = open.tokenType == PykLexer::LPAR   ? "'('"
-                       : open.tokenType == PykLexer::LSQB ? "'['"
-                                                     : "'{'";
+    const char *name = open.tokenType == PykLexer::LPAR ? "'('" : open.tokenType == PykLexer::LSQB ? "'['" : "'{'";
     reportError(open.line, open.column, std::string(name) + " was never closed");
   }
-  if (!atLineStart_)
+  if (!atLineStart_) {
+    closeOpenBrackets(*eof);
     pushSynthetic(PykLexer::NEWLINE, "<NEWLINE>", *eof);
+  }
   while (indentStack_.size() > 1) {
     indentStack_.pop_back();
     pushSynthetic(PykLexer::DEDENT, "<DEDENT>", *eof);
@@ -288,14 +287,17 @@ void PykLexerBase::processNewline(std::unique_ptr<antlr4::Token> newline) {
       pushHidden(std::move(newline));
     return;
   }
+  lineJoiningPending_ = false;
+  closeOpenBrackets(*newline);
   pending_.push_back(std::move(newline));
   endLogicalLine();
 }
 
 void PykLexerBase::processSignificant(std::unique_ptr<antlr4::Token> tok) {
   const std::size_t tokenType = tok->getType();
+  lineJoiningPending_ = false;
   if (droppingLine_) {
-    trackBrackets(*tok);
+    trackBrackets(*tok, /*record=*/false);
     return;
   }
   const bool firstOnLine = atLineStart_;
@@ -303,17 +305,15 @@ void PykLexerBase::processSignificant(std::unique_ptr<antlr4::Token> tok) {
     processIndentation(*tok);
     atLineStart_ = false;
   }
-  trackBrackets(*tok);
+  trackBrackets(*tok, /*record=*/true);
   if (bracketDepth_ > kMaxBracketDepth) {
-    reportAt(*tok, "too many nested parentheses (more than " +
-                         std::to_string(kMaxBracketDepth) + ")");
+    reportAt(*tok, "too many nested parentheses (more than " + std::to_string(kMaxBracketDepth) + ")");
     droppingLine_ = true;
     return;
   }
-  if (isNestingToken(tokenType, firstOnLine) &&
-      ++prefixNesting_ > kMaxPrefixNesting) {
-    reportAt(*tok, "expression is too deeply nested (more than " +
-                         std::to_string(kMaxPrefixNesting) + " levels)");
+  trackNesting(tokenType, firstOnLine);
+  if (nestingTotal_ > kMaxExpressionNesting) {
+    reportAt(*tok, "expression is too deeply nested (more than " + std::to_string(kMaxExpressionNesting) + " levels)");
     droppingLine_ = true;
     return;
   }
@@ -330,12 +330,15 @@ void PykLexerBase::processIndentation(const antlr4::Token &first) {
     return;
   }
   if (level.width > top.width) {
-    if (level.altWidth <= top.altWidth)
+    if (level.altWidth <= top.altWidth) {
+      // Deeper only with tabs 8 wide: keep the level, so that the parser
+      // adds no error of its own.
       reportAt(first, "inconsistent use of tabs and spaces in indentation");
+      return;
+    }
     if (indentStack_.size() > kMaxIndentLevels) {
       if (!indentLimitReported_)
-        reportAt(first, "too many levels of indentation (more than " +
-                            std::to_string(kMaxIndentLevels) + ")");
+        reportAt(first, "too many levels of indentation (more than " + std::to_string(kMaxIndentLevels) + ")");
       indentLimitReported_ = true;
       return;
     }
@@ -353,37 +356,144 @@ void PykLexerBase::processIndentation(const antlr4::Token &first) {
     reportAt(first, "inconsistent use of tabs and spaces in indentation");
 }
 
-void PykLexerBase::trackBrackets(const antlr4::Token &tok) {
+void PykLexerBase::trackBrackets(const antlr4::Token &tok, bool record) {
   const std::size_t tokenType = tok.getType();
   if (isOpeningBracket(tokenType)) {
-    if (bracketDepth_ < kMaxBracketDepth)
-      openBrackets_.push_back(
-          {tokenType, tok.getLine(), tok.getCharPositionInLine()});
+    if (record && bracketDepth_ < kMaxBracketDepth)
+      openBrackets_.push_back({tokenType, tok.getLine(), tok.getCharPositionInLine()});
     ++bracketDepth_;
     return;
   }
   if (isClosingBracket(tokenType) && bracketDepth_ > 0) {
     --bracketDepth_;
-    if (openBrackets_.size() > bracketDepth_)
+    if (record && openBrackets_.size() > bracketDepth_)
       openBrackets_.pop_back();
   }
 }
 
-bool PykLexerBase::isNestingToken(std::size_t tokenType, bool firstOnLine) const {
+void PykLexerBase::closeOpenBrackets(const antlr4::Token &at) {
+  while (!openBrackets_.empty()) {
+    switch (openBrackets_.back().tokenType) {
+    case PykLexer::LPAR:
+      pushSynthetic(PykLexer::RPAR, ")", at);
+      break;
+    case PykLexer::LSQB:
+      pushSynthetic(PykLexer::RSQB, "]", at);
+      break;
+    default:
+      pushSynthetic(PykLexer::RBRACE, "}", at);
+      break;
+    }
+    openBrackets_.pop_back();
+  }
+}
+
+void PykLexerBase::trackNesting(std::size_t tokenType, bool firstOnLine) {
+  if (isOpeningBracket(tokenType)) {
+    nesting_.emplace_back();
+    return;
+  }
+  if (isClosingBracket(tokenType)) {
+    if (nesting_.size() > 1) {
+      nestingTotal_ -= nesting_.back().total();
+      nesting_.pop_back();
+    }
+    return;
+  }
+  NestingLevel &level = nesting_.back();
+  const bool infix = endsOperand(previousType_);
+  const auto open = [&](std::size_t &counter) {
+    ++counter;
+    ++nestingTotal_;
+  };
+  const auto close = [&](std::size_t &counter) {
+    nestingTotal_ -= counter;
+    counter = 0;
+  };
   switch (tokenType) {
   case PykLexer::PLUS:
   case PykLexer::MINUS:
+    infix ? close(level.unary) : open(level.unary);
+    return;
   case PykLexer::TILDE:
-  case PykLexer::NOT:
-    return !endsOperand(previousType_);
+    open(level.unary);
+    return;
   case PykLexer::DOUBLESTAR:
-    return endsOperand(previousType_);
-  case PykLexer::LAMBDA:
-    return true;
+    if (infix)
+      open(level.unary);
+    return;
+  case PykLexer::STAR:
+  case PykLexer::SLASH:
+  case PykLexer::DOUBLESLASH:
+  case PykLexer::PERCENT:
+  case PykLexer::AT:
+  case PykLexer::LEFTSHIFT:
+  case PykLexer::RIGHTSHIFT:
+  case PykLexer::AMPER:
+  case PykLexer::VBAR:
+  case PykLexer::CIRCUMFLEX:
+    if (infix)
+      close(level.unary);
+    return;
+  case PykLexer::LESS:
+  case PykLexer::GREATER:
+  case PykLexer::EQEQUAL:
+  case PykLexer::NOTEQUAL:
+  case PykLexer::LESSEQUAL:
+  case PykLexer::GREATEREQUAL:
+  case PykLexer::IN:
+  case PykLexer::IS:
+    close(level.unary);
+    return;
+  case PykLexer::NOT:
+    infix ? close(level.unary) : open(level.negation);
+    return;
+  case PykLexer::AND:
+  case PykLexer::OR:
+  case PykLexer::ELSE:
+    close(level.unary);
+    close(level.negation);
+    return;
   case PykLexer::IF:
-    return !firstOnLine;
+    if (firstOnLine)
+      return;
+    close(level.unary);
+    close(level.negation);
+    open(level.test);
+    return;
+  case PykLexer::LAMBDA:
+    open(level.test);
+    ++level.lambdaParameters;
+    return;
+  case PykLexer::COLON:
+    if (level.lambdaParameters > 0)
+      --level.lambdaParameters;
+    return;
+  case PykLexer::COMMA:
+  case PykLexer::EQUAL:
+  case PykLexer::FOR:
+  case PykLexer::SEMI:
+  case PykLexer::PLUSEQUAL:
+  case PykLexer::MINEQUAL:
+  case PykLexer::STAREQUAL:
+  case PykLexer::SLASHEQUAL:
+  case PykLexer::DOUBLESLASHEQUAL:
+  case PykLexer::PERCENTEQUAL:
+  case PykLexer::DOUBLESTAREQUAL:
+  case PykLexer::ATEQUAL:
+  case PykLexer::AMPEREQUAL:
+  case PykLexer::VBAREQUAL:
+  case PykLexer::CIRCUMFLEXEQUAL:
+  case PykLexer::LEFTSHIFTEQUAL:
+  case PykLexer::RIGHTSHIFTEQUAL:
+    if (level.lambdaParameters == 0) {
+      close(level.unary);
+      close(level.negation);
+      close(level.test);
+    }
+    return;
   default:
-    return false;
+    return;
   }
 }
 
@@ -394,35 +504,29 @@ void PykLexerBase::endLogicalLine() {
   indentFrozen_ = false;
   openBrackets_.clear();
   bracketDepth_ = 0;
-  prefixNesting_ = 0;
+  nesting_.assign(1, NestingLevel{});
+  nestingTotal_ = 0;
   previousType_ = 0;
 }
 
-void PykLexerBase::pushSynthetic(std::size_t tokenType, const std::string &text,
-                                 const antlr4::Token &at) {
+void PykLexerBase::pushSynthetic(std::size_t tokenType, const std::string &text, const antlr4::Token &at) {
   const std::size_t start = at.getStartIndex();
   const std::size_t stop = start == 0 ? 0 : start - 1;
-  pending_.push_back(_factory->create({this, _input}, tokenType, text,
-                                      Token::DEFAULT_CHANNEL, start, stop,
-                                      at.getLine(),
-                                      at.getCharPositionInLine()));
+  pending_.push_back(_factory->create({this, _input}, tokenType, text, Token::DEFAULT_CHANNEL, start, stop,
+                                      at.getLine(), at.getCharPositionInLine()));
 }
 
 void PykLexerBase::pushHidden(std::unique_ptr<antlr4::Token> tok) {
-  static_cast<antlr4::WritableToken &>(*tok).setChannel(
-      Token::HIDDEN_CHANNEL);
+  static_cast<antlr4::WritableToken &>(*tok).setChannel(Token::HIDDEN_CHANNEL);
   pending_.push_back(std::move(tok));
 }
 
-void PykLexerBase::reportError(std::size_t line, std::size_t column,
-                               const std::string &message) {
+void PykLexerBase::reportError(std::size_t line, std::size_t column, const std::string &message) {
   ++errorCount_;
-  getErrorListenerDispatch().syntaxError(this, nullptr, line, column, message,
-                                         nullptr);
+  getErrorListenerDispatch().syntaxError(this, nullptr, line, column, message, nullptr);
 }
 
-void PykLexerBase::reportAt(const antlr4::Token &tok,
-                            const std::string &message) {
+void PykLexerBase::reportAt(const antlr4::Token &tok, const std::string &message) {
   reportError(tok.getLine(), tok.getCharPositionInLine(), message);
 }
 

@@ -36,22 +36,35 @@
 //  - "leading zeros in decimal integer literals are not permitted; use an 0o
 //    prefix for octal integers"; passed on as an INTEGER.
 //  - "'(' was never closed" (or '[' / '{') at the innermost bracket still open
-//    at end of file.
+//    at end of file. The missing closers are then emitted (text ")", "]",
+//    "}", at the EOF position) so that the parser adds no error of its own.
+//  - "unexpected end of file after line continuation character" at EOF when
+//    a backslash continuation runs into the end of the file.
 //  - "unindent does not match any outer indentation level",
-//    "inconsistent use of tabs and spaces in indentation".
+//    "inconsistent use of tabs and spaces in indentation". Where a line is
+//    deeper only with tabs 8 wide, no INDENT is emitted (the line stays at the
+//    open level); otherwise the tabs-8-wide reading decides the tokens.
 //
 // Limits, so that no input can make the recursive-descent parser (or a
 // recursive walk of its tree) overflow the stack:
 //  - kMaxBracketDepth (200) open brackets: "too many nested parentheses (more
 //    than 200)".
-//  - kMaxPrefixNesting (200) nesting tokens on one logical line: "expression
-//    is too deeply nested (more than 200 levels)". Nesting tokens are the ones
-//    the parser recurses on: unary `+ - ~` and `not` in prefix position (after
-//    an operator, an opening bracket, a comma, a keyword or at line start),
-//    `**` in infix position, `lambda`, and `if` anywhere but at the start of
-//    the line.
-//  After either error the rest of the logical line is dropped (its NEWLINE is
-//  still emitted), so the parser only sees a short, shallow line.
+//  - kMaxExpressionNesting (200) levels of right-recursive expression syntax
+//    open at once: "expression is too deeply nested (more than 200 levels)".
+//    These are the constructs the parser recurses on without a bracket: unary
+//    `+ - ~` and `not` in prefix position (after an operator, an opening
+//    bracket, a comma, a keyword or at line start), `**` in infix position,
+//    `lambda`, and `if` anywhere but at the start of the line. A level closes
+//    where Python's precedence ends its operand: unary and `**` levels at a
+//    binary operator or comparison of lower precedence, `not` levels at
+//    `and`, `or`, `if`, `else`, and every level at `,`, `=`, `;`, `for` and
+//    the closing bracket (a `,` or `=` inside lambda parameters closes
+//    nothing). So `(-1, -2, ..., -999)` and `a**2 + b**2 + ...` are flat, while
+//    `- - x` and `a if b else c if d else e` nest. Levels inside brackets add
+//    to those outside.
+//  After either error the rest of the logical line is dropped, then closers
+//  for the brackets the parser has seen open and the NEWLINE are emitted, so
+//  the parser only sees a short, shallow line.
 //  - kMaxIndentLevels (100) open indentation levels: "too many levels of
 //    indentation (more than 100)" (reported once per file); deeper lines stay
 //    at level 100.
@@ -78,7 +91,7 @@ namespace pyk::grammar {
 class PykLexerBase : public antlr4::Lexer {
 public:
   static constexpr std::size_t kMaxBracketDepth = 200;
-  static constexpr std::size_t kMaxPrefixNesting = 200;
+  static constexpr std::size_t kMaxExpressionNesting = 200;
   static constexpr std::size_t kMaxIndentLevels = 100;
   static constexpr int kTabSize = 8;
 
@@ -99,6 +112,14 @@ private:
     int width = 0;    ///< Tabs advance to the next multiple of kTabSize.
     int altWidth = 0; ///< Tabs count as one column.
   };
+  /// Open right-recursive constructs of one bracket level.
+  struct NestingLevel {
+    std::size_t unary = 0;            ///< Unary `+ - ~`, infix `**`.
+    std::size_t negation = 0;         ///< Prefix `not`.
+    std::size_t test = 0;             ///< `lambda`, conditional `if`.
+    std::size_t lambdaParameters = 0; ///< Lambdas still before their `:`.
+    std::size_t total() const { return unary + negation + test; }
+  };
   struct OpenBracket {
     std::size_t tokenType;
     std::size_t line;
@@ -113,30 +134,33 @@ private:
   void processNewline(std::unique_ptr<antlr4::Token> newline);
   void processSignificant(std::unique_ptr<antlr4::Token> tok);
   void processIndentation(const antlr4::Token &first);
-  void trackBrackets(const antlr4::Token &tok);
-  bool isNestingToken(std::size_t tokenType, bool firstOnLine) const;
+  /// Counts brackets; `record` also keeps the ones the parser sees.
+  void trackBrackets(const antlr4::Token &tok, bool record);
+  /// Emits closers for the brackets the parser still has open.
+  void closeOpenBrackets(const antlr4::Token &at);
+  void trackNesting(std::size_t tokenType, bool firstOnLine);
   void endLogicalLine();
 
-  void pushSynthetic(std::size_t tokenType, const std::string &text,
-                     const antlr4::Token &at);
+  void pushSynthetic(std::size_t tokenType, const std::string &text, const antlr4::Token &at);
   void pushHidden(std::unique_ptr<antlr4::Token> tok);
-  void reportError(std::size_t line, std::size_t column,
-                   const std::string &message);
+  void reportError(std::size_t line, std::size_t column, const std::string &message);
   void reportAt(const antlr4::Token &tok, const std::string &message);
 
   std::deque<std::unique_ptr<antlr4::Token>> pending_;
   std::vector<IndentLevel> indentStack_;
   std::vector<OpenBracket> openBrackets_;
-  std::string indentText_;         ///< Spacing before the line's first token.
-  bool indentFrozen_ = false;      ///< Something other than spacing was seen.
-  bool atLineStart_ = true;        ///< No significant token on this line yet.
-  bool droppingLine_ = false;      ///< A nesting limit was hit on this line.
-  bool finished_ = false;          ///< EOF was emitted.
+  std::string indentText_;    ///< Spacing before the line's first token.
+  bool indentFrozen_ = false; ///< Something other than spacing was seen.
+  bool atLineStart_ = true;   ///< No significant token on this line yet.
+  bool droppingLine_ = false; ///< A nesting limit was hit on this line.
+  bool finished_ = false;     ///< EOF was emitted.
   bool indentLimitReported_ = false;
-  bool sawAnyToken_ = false;       ///< For the byte order mark.
+  bool lineJoiningPending_ = false; ///< A backslash continuation awaits a token.
+  bool sawAnyToken_ = false;        ///< For the byte order mark.
   std::size_t bracketDepth_ = 0;
-  std::size_t prefixNesting_ = 0;
-  std::size_t previousType_ = 0;   ///< Last significant type on this line.
+  std::vector<NestingLevel> nesting_; ///< One per open bracket, plus the line.
+  std::size_t nestingTotal_ = 0;      ///< Sum of the levels' totals.
+  std::size_t previousType_ = 0;      ///< Last significant type on this line.
   std::size_t errorCount_ = 0;
 };
 

@@ -33,7 +33,8 @@ fileInput : (NEWLINE | stmt)* EOF;
 
 /// One expression (or tuple) alone, e.g. a signature string
 /// "void(float32[:], float32[:])" re-parsed from a decorator argument.
-/// Leading spaces in the string give an INDENT, which is accepted.
+/// Leading spaces in the string give an INDENT (and a DEDENT at its end),
+/// which are accepted.
 evalInput : INDENT? testlist NEWLINE* DEDENT? EOF;
 
 // ================================================================ Statements
@@ -209,10 +210,10 @@ funcDef
 parameters : parameter (',' parameter)* ','?;
 
 parameter
-    : name=NAME (':' annotation=test)? ('=' defaultValue=test)?    #namedParameter
-    | '*' (name=NAME (':' annotation=starOrTest)?)?            #starParameter      // `*args`, or bare `*` when name is absent
-    | '**' name=NAME (':' annotation=test)?                    #doubleStarParameter
-    | '/'                                                      #slashParameter
+    : name=NAME (':' annotation=test)? ('=' defaultValue=test)?   #namedParameter
+    | '*' (name=NAME (':' annotation=starOrTest)?)?              #starParameter        // `*args`, or bare `*` when name is absent
+    | '**' name=NAME (':' annotation=test)?                      #doubleStarParameter
+    | '/'                                                        #slashParameter
     ;
 
 /// `class Name[T](bases, metaclass=M): body`.
@@ -224,9 +225,9 @@ classDef
 typeParams : '[' typeParam (',' typeParam)* ','? ']';
 
 typeParam
-    : name=NAME (':' bound=test)? ('=' defaultValue=test)?         #plainTypeParam
-    | '*' name=NAME ('=' defaultValue=starOrTest)?                 #typeVarTupleParam
-    | '**' name=NAME ('=' defaultValue=test)?                      #paramSpecParam
+    : name=NAME (':' bound=test)? ('=' defaultValue=test)?   #plainTypeParam
+    | '*' name=NAME ('=' defaultValue=starOrTest)?           #typeVarTupleParam
+    | '**' name=NAME ('=' defaultValue=test)?                #paramSpecParam
     ;
 
 // =========================================================== Match statement
@@ -298,9 +299,9 @@ lambdaParameters : lambdaParameter (',' lambdaParameter)* ','?;
 
 lambdaParameter
     : name=NAME ('=' defaultValue=test)?   #namedLambdaParameter
-    | '*' name=NAME?                   #starLambdaParameter
-    | '**' name=NAME                   #doubleStarLambdaParameter
-    | '/'                              #slashLambdaParameter
+    | '*' name=NAME?                       #starLambdaParameter
+    | '**' name=NAME                       #doubleStarLambdaParameter
+    | '/'                                  #slashLambdaParameter
     ;
 
 /// `a or b or c`: one node with all operands.

@@ -13,6 +13,8 @@
 //===----------------------------------------------------------------------===//
 #include "ASTToIR.h"
 
+#include "SymbolNames.h"
+
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
 
@@ -424,7 +426,9 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     auto function = std::make_unique<Function>(
         functionInfo.kind == FunctionKind::Kernel ? Function::Kind::Kernel : Function::Kind::Device, def.name,
         def.nameRange);
+    function->symbol = kernelSymbol(def.name);
     function->docstring = def.docstring.value_or("");
+    function->lineInfo = functionInfo.options.lineinfo;
     function->returnType = toIRType(functionInfo.returnType);
     Lowering(functionInfo, *function).run();
     result->functions.push_back(std::move(function));

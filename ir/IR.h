@@ -303,8 +303,12 @@ public:
 
   Kind kind;
   std::string name;
+  /// The name the kernel is exported under (SymbolNames.h: kernelSymbol).
+  std::string symbol;
   SourceRange loc;
   std::string docstring;
+  /// `@cuda.jit(lineinfo=True)`: the PTX carries .pyk line information.
+  bool lineInfo = false;
   std::vector<Variable *> params;
   Type returnType;
   StmtList body;

@@ -8,12 +8,14 @@
 #include "CudaEmitter.h"
 
 #include "CudaNames.h"
+#include "IRWalk.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/Format.h"
 
 #include <cmath>
 #include <cstring>
+#include <set>
 
 namespace pyk::cuda {
 namespace {
@@ -46,11 +48,12 @@ public:
       : function_(f), module_(m), options_(options), os_(os), names_(f.variables()) {}
 
   void emit() {
+    collectReads(function_.body);
     if (!function_.docstring.empty())
       docComment(function_.docstring);
     line(function_.loc);
-    os_ << "extern \"C\" __global__ void " << function_.name << "(";
-    std::string indent(std::strlen("extern \"C\" __global__ void ") + function_.name.size() + 1, ' ');
+    os_ << "extern \"C\" __global__ void " << function_.symbol << "(";
+    std::string indent(std::strlen("extern \"C\" __global__ void ") + function_.symbol.size() + 1, ' ');
     for (size_t i = 0; i < function_.params.size(); ++i) {
       if (i)
         os_ << ",\n" << indent;
@@ -72,7 +75,9 @@ private:
       std::string_view lineText(text.data() + start, end - start);
       while (!lineText.empty() && lineText.back() == ' ')
         lineText.remove_suffix(1);
-      os_ << "///" << (lineText.empty() ? "" : " ") << lineText << "\n";
+      os_ << "///" << (lineText.empty() ? "" : " ") << lineText;
+      // A comment ending in a backslash would swallow the next line.
+      os_ << (!lineText.empty() && lineText.back() == '\\' ? " //\n" : "\n");
       start = end + 1;
     }
   }
@@ -93,6 +98,17 @@ private:
       os_ << "#line " << loc.begin.line << " \"" << module_.sourceName << "\"\n";
   }
 
+  /// The variables some expression reads.
+  void collectReads(const StmtList &body) {
+    for (const StmtPtr &s : body)
+      forEachExpr(*s, [&](const Expr &e) { collectReads(e); });
+  }
+  void collectReads(const Expr &e) {
+    if (auto *ref = llvm::dyn_cast<VarRef>(&e))
+      readVariables_.insert(ref->var);
+    forEachOperand(e, [&](const Expr &operand) { collectReads(operand); });
+  }
+
   // --- Statements -----------------------------------------------------------
   void block(const StmtList &body, unsigned depth) {
     for (const StmtPtr &s : body)
@@ -105,6 +121,10 @@ private:
     switch (s.kind()) {
     case NodeKind::Declare: {
       auto &d = cast<Declare>(s);
+      // nvcc warns about locals that are never read; the .pyk file may
+      // well have them.
+      if (!readVariables_.count(d.var))
+        os_ << "[[maybe_unused]] ";
       os_ << cudaScalarType(d.var->type.scalar) << " " << names_.nameOf(d.var);
       if (d.init)
         os_ << " = " << expr(*d.init).text;
@@ -172,7 +192,9 @@ private:
       Code operand = expr(*u.operand);
       if (u.op == UnaryOp::Not)
         return {"!" + wrap(operand, Prefix), Prefix};
-      return narrow(e.type(), {"-" + wrap(operand, Prefix), Prefix});
+      // -(-n), never --n: that is C++'s decrement.
+      std::string inner = operand.text.front() == '-' ? "(" + operand.text + ")" : wrap(operand, Prefix);
+      return narrow(e.type(), {"-" + inner, Prefix});
     }
     case NodeKind::Binary:
       return binary(cast<Binary>(e));
@@ -296,6 +318,7 @@ private:
   const CudaEmitOptions &options_;
   llvm::raw_ostream &os_;
   NameTable names_;
+  std::set<const Variable *> readVariables_;
 };
 
 } // namespace

@@ -1,8 +1,7 @@
 //===- CudaNames.cpp - C++ spellings of pyk types and identifiers ---------===//
 #include "CudaNames.h"
 
-#include <array>
-#include <string_view>
+#include "SymbolNames.h"
 
 namespace pyk::cuda {
 
@@ -36,35 +35,12 @@ std::string cudaScalarType(ScalarKind kind) {
   return "void";
 }
 
-/// Python identifiers that C++ or CUDA reserve.
-static bool isReserved(std::string_view name) {
-  static constexpr std::array<std::string_view, 98> reserved = {
-      "alignas", "alignof", "and_eq", "asm", "auto", "bitand", "bitor", "bool", "case", "catch", "char",
-      "char8_t", "char16_t", "char32_t", "compl", "concept", "const", "consteval", "constexpr", "constinit",
-      "const_cast", "co_await", "co_return", "co_yield", "decltype", "default", "delete", "do", "double",
-      "dynamic_cast", "enum", "explicit", "export", "extern", "float", "friend", "goto", "inline", "int", "long",
-      "mutable", "namespace", "new", "noexcept", "not_eq", "nullptr", "operator", "or_eq", "private", "protected",
-      "public", "register", "reinterpret_cast", "requires", "short", "signed", "sizeof", "static",
-      "static_assert", "static_cast", "struct", "switch", "template", "this", "thread_local", "throw", "true",
-      "false", "typedef", "typeid", "typename", "union", "unsigned", "using", "virtual", "void", "volatile",
-      "wchar_t", "xor_eq", "threadIdx", "blockIdx", "blockDim", "gridDim", "warpSize", "int8_t", "int16_t",
-      "int32_t", "int64_t", "uint8_t", "uint16_t", "uint32_t", "uint64_t", "std", "main", "printf", "signed",
-      "unsigned", "__half"};
-  for (std::string_view word : reserved)
-    if (word == name)
-      return true;
-  // Identifiers with a double underscore, or an underscore and a capital,
-  // belong to the implementation.
-  return name.find("__") != std::string_view::npos ||
-         (name.size() > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z');
-}
-
 NameTable::NameTable(const std::vector<const ir::Variable *> &variables) {
   for (const ir::Variable *var : variables)
     taken_.insert(var->name);
   for (const ir::Variable *var : variables) {
     std::string name = var->name;
-    if (isReserved(name)) {
+    if (ir::isReservedInCxx(name)) {
       name = "pyk_" + name;
       while (taken_.count(name))
         name += "_";

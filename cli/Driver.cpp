@@ -1,0 +1,164 @@
+//===- Driver.cpp - The compiler pipeline, stage by stage -----------------===//
+#include "Driver.h"
+
+#include "ASTDumper.h"
+#include "CudaEmitter.h"
+#include "IRPrinter.h"
+#include "LLVMEmitter.h"
+#include "Libdevice.h"
+#include "Lower.h"
+#include "NVPTXTarget.h"
+#include "Parser.h"
+#include "Ptxas.h"
+#include "Sema.h"
+
+#include "llvm/IR/Verifier.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <chrono>
+
+namespace pyk::driver {
+namespace {
+
+/// Times one stage into `times` from construction to destruction.
+class StageTimer {
+public:
+  StageTimer(StageTimes &times, std::string name)
+      : times_(times), name_(std::move(name)), start_(std::chrono::steady_clock::now()) {}
+  ~StageTimer() {
+    std::chrono::duration<double, std::milli> elapsed = std::chrono::steady_clock::now() - start_;
+    times_.emplace_back(std::move(name_), elapsed.count());
+  }
+  StageTimer(const StageTimer &) = delete;
+  StageTimer &operator=(const StageTimer &) = delete;
+
+private:
+  StageTimes &times_;
+  std::string name_;
+  std::chrono::steady_clock::time_point start_;
+};
+
+/// Runs `stage` and records its wall time as `name`.
+template <typename Stage> auto timed(StageTimes &times, std::string name, Stage stage) {
+  StageTimer timer(times, std::move(name));
+  return stage();
+}
+
+Result internalError(Result result, std::string what) {
+  result.status = Status::InternalError;
+  result.internalError = std::move(what);
+  return result;
+}
+
+/// The GPU backends after the IR: CUDA C++, or LLVM IR / PTX / cubin.
+Result emitBackend(const ir::Module &module, const Options &options, DiagnosticEngine &diags, Result result) {
+  llvm::raw_string_ostream out(result.output);
+  if (options.emit == EmitKind::Cuda) {
+    StageTimer timer(result.times, "CUDA C++ emission");
+    cuda::CudaEmitOptions cudaOptions;
+    cudaOptions.compilerVersion = options.compilerVersion;
+    cudaOptions.lineDirectives = options.lineDirectives;
+    cuda::emitCuda(module, cudaOptions, out);
+    return result;
+  }
+
+  std::string arch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
+  auto machine = timed(result.times, "NVPTX target set-up",
+                       [&] { return llvmgen::createNVPTXTargetMachine(arch, options.optLevel); });
+  if (!machine) {
+    diags.error(SourceRange()) << llvm::toString(machine.takeError());
+    result.status = Status::CompileError;
+    return result;
+  }
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> llvmModule = timed(result.times, "LLVM IR generation", [&] {
+    llvmgen::LLVMEmitOptions llvmOptions;
+    llvmOptions.lineInfo = options.lineInfo;
+    std::unique_ptr<llvm::Module> emitted = llvmgen::emitLLVMModule(module, context, llvmOptions);
+    llvmgen::prepareModule(*emitted, **machine);
+    return emitted;
+  });
+  std::string verifierMessage;
+  llvm::raw_string_ostream verifierStream(verifierMessage);
+  if (llvm::verifyModule(*llvmModule, &verifierStream))
+    return internalError(std::move(result), "the generated LLVM IR is invalid:\n" + verifierMessage);
+  if (llvmgen::needsLibdevice(*llvmModule)) {
+    StageTimer timer(result.times, "libdevice linking");
+    if (llvm::Error error = llvmgen::linkLibdevice(*llvmModule, llvmgen::defaultLibdevicePath(), false)) {
+      diags.error(SourceRange()) << llvm::toString(std::move(error));
+      result.status = Status::CompileError;
+      return result;
+    }
+  }
+  {
+    StageTimer timer(result.times, "LLVM optimisation (O" + std::to_string(options.optLevel) + ")");
+    llvmgen::optimizeModule(*llvmModule, **machine, options.optLevel);
+  }
+  if (options.emit == EmitKind::Llvm) {
+    llvmModule->print(out, nullptr);
+    return result;
+  }
+  llvm::Expected<std::string> ptx =
+      timed(result.times, "PTX emission", [&] { return llvmgen::emitPTX(*llvmModule, **machine); });
+  if (!ptx)
+    return internalError(std::move(result), llvm::toString(ptx.takeError()));
+  if (options.emit == EmitKind::Ptx) {
+    out << *ptx;
+    return result;
+  }
+  StageTimer timer(result.times, "ptxas");
+  llvm::Expected<std::string> cubin = llvmgen::assembleCubin(*ptx, arch);
+  if (!cubin) {
+    diags.error(SourceRange()) << llvm::toString(cubin.takeError());
+    result.status = Status::CompileError;
+    return result;
+  }
+  out << *cubin;
+  return result;
+}
+
+} // namespace
+
+Result compile(const SourceFile &file, const Options &options, DiagnosticEngine &diags) {
+  Result result;
+  auto failed = [&] {
+    result.status = Status::CompileError;
+    return std::move(result);
+  };
+  if (auto bad = file.firstInvalidUtf8()) {
+    diags.error(SourceRange(file.locForOffset(*bad))) << "the file is not valid UTF-8 text";
+    return failed();
+  }
+  llvm::raw_string_ostream out(result.output);
+  if (options.emit == EmitKind::Tokens) {
+    StageTimer timer(result.times, "lexing");
+    if (!dumpTokens(file, diags, out))
+      result.status = Status::CompileError;
+    return result;
+  }
+
+  std::unique_ptr<ast::Module> module = timed(result.times, "parsing", [&] { return parseModule(file, diags); });
+  if (!module)
+    return failed();
+  if (options.emit == EmitKind::Ast) {
+    dumpAST(*module, out);
+    return result;
+  }
+
+  std::unique_ptr<ModuleInfo> info =
+      timed(result.times, "semantic analysis", [&] { return checkModule(*module, diags); });
+  if (diags.hasErrors())
+    return failed();
+
+  llvm::Expected<std::unique_ptr<ir::Module>> ir =
+      timed(result.times, "IR lowering and passes", [&] { return ir::lowerAndOptimize(*info, file); });
+  if (!ir)
+    return internalError(std::move(result), llvm::toString(ir.takeError()));
+  if (options.emit == EmitKind::Ir) {
+    ir::printModule(**ir, out);
+    return result;
+  }
+  return emitBackend(**ir, options, diags, std::move(result));
+}
+
+} // namespace pyk::driver

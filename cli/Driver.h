@@ -1,0 +1,53 @@
+//===- Driver.h - The compiler pipeline, stage by stage -------------------===//
+//
+// Runs the stages in order, stopping at the one --emit asks for, and times
+// each one:
+//   read -> tokens | parse -> ast | Sema, lowering -> ir | emit -> cuda
+//                                                     | LLVM IR -> llvm
+//                                                     | optimise, PTX -> ptx
+//                                                     | ptxas -> cubin
+// Errors in the program are diagnostics; the driver never prints them.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CLI_DRIVER_H
+#define PYK_CLI_DRIVER_H
+
+#include "Diagnostics.h"
+
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace pyk::driver {
+
+enum class EmitKind { Tokens, Ast, Ir, Cuda, Llvm, Ptx, Cubin };
+
+struct Options {
+  EmitKind emit = EmitKind::Cuda;
+  std::string arch;
+  unsigned optLevel = 3;
+  bool lineInfo = false;
+  bool lineDirectives = true;
+  std::string compilerVersion;
+};
+
+enum class Status { Success, CompileError, InternalError };
+
+/// Wall time per stage, in the order they ran.
+using StageTimes = std::vector<std::pair<std::string, double>>;
+
+struct Result {
+  Status status = Status::Success;
+  /// The requested output (text, or cubin bytes).
+  std::string output;
+  /// A compiler bug's description, when status is InternalError.
+  std::string internalError;
+  StageTimes times;
+};
+
+/// Compiles `file` as `options` say; problems in the program go to `diags`.
+Result compile(const SourceFile &file, const Options &options, DiagnosticEngine &diags);
+
+} // namespace pyk::driver
+
+#endif // PYK_CLI_DRIVER_H

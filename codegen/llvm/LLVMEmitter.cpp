@@ -1,0 +1,448 @@
+//===- LLVMEmitter.cpp - IR to LLVM IR for the NVPTX target ----------------===//
+//
+// Algorithm, per kernel:
+//  1. Declare the function: for each array parameter a global pointer and
+//     its extents, for each scalar its value; PTX kernel calling convention.
+//  2. In the entry block, give every local an alloca (SROA/mem2reg promote
+//     them to registers at -O1 and above).
+//  3. Emit statements in order. `if` becomes then/else/merge blocks;
+//     `return` ends its block and code after it goes to a fresh block that
+//     has no predecessor (removed by the optimiser). Short-circuit `and`/
+//     `or` and conditional expressions branch, so the side not taken is
+//     never evaluated (it may load out of bounds).
+//
+//===----------------------------------------------------------------------===//
+#include "LLVMEmitter.h"
+
+#include "llvm/IR/DIBuilder.h"
+#include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/Casting.h"
+
+#include <map>
+
+namespace pyk::llvmgen {
+namespace {
+
+using llvm::cast;
+using namespace ir;
+
+/// The LLVM type a scalar has in registers (bool is i1).
+llvm::Type *registerType(ScalarKind kind, llvm::LLVMContext &context) {
+  switch (kind) {
+  case ScalarKind::Bool:
+    return llvm::Type::getInt1Ty(context);
+  case ScalarKind::Int8:
+  case ScalarKind::UInt8:
+    return llvm::Type::getInt8Ty(context);
+  case ScalarKind::Int16:
+  case ScalarKind::UInt16:
+    return llvm::Type::getInt16Ty(context);
+  case ScalarKind::Int32:
+  case ScalarKind::UInt32:
+    return llvm::Type::getInt32Ty(context);
+  case ScalarKind::Int64:
+  case ScalarKind::UInt64:
+    return llvm::Type::getInt64Ty(context);
+  case ScalarKind::Float16:
+    return llvm::Type::getHalfTy(context);
+  case ScalarKind::Float32:
+    return llvm::Type::getFloatTy(context);
+  case ScalarKind::Float64:
+    return llvm::Type::getDoubleTy(context);
+  }
+  return nullptr;
+}
+
+/// The LLVM type a scalar has in memory (bool is one byte, as in NumPy).
+llvm::Type *memoryType(ScalarKind kind, llvm::LLVMContext &context) {
+  return kind == ScalarKind::Bool ? llvm::Type::getInt8Ty(context) : registerType(kind, context);
+}
+
+/// An array parameter: its global pointer and one extent per axis.
+struct ArrayValue {
+  llvm::Value *data = nullptr;
+  std::vector<llvm::Value *> extents;
+};
+
+class FunctionEmitter {
+public:
+  FunctionEmitter(const Function &function, llvm::Module &module, llvm::DIBuilder *debug, llvm::DIFile *file)
+      : function_(function), module_(module), context_(module.getContext()), builder_(context_), debug_(debug),
+        file_(file) {}
+
+  void emit() {
+    declare();
+    llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", llvmFunction_);
+    builder_.SetInsertPoint(entry);
+    for (const Variable *var : function_.variables()) {
+      if (var->kind != Variable::Kind::Local)
+        continue;
+      locals_[var] = builder_.CreateAlloca(memoryType(var->type.scalar, context_), nullptr, var->name);
+    }
+    block(function_.body);
+    if (!builder_.GetInsertBlock()->getTerminator())
+      builder_.CreateRetVoid();
+  }
+
+private:
+  // --- Declaration ----------------------------------------------------------
+  void declare() {
+    std::vector<llvm::Type *> paramTypes;
+    for (const Variable *param : function_.params) {
+      if (param->type.isArray()) {
+        paramTypes.push_back(llvm::PointerType::get(context_, AddressSpace::Global));
+        paramTypes.insert(paramTypes.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
+      } else {
+        paramTypes.push_back(registerType(param->type.scalar, context_));
+      }
+    }
+    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), paramTypes, false);
+    llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, function_.symbol, module_);
+    llvmFunction_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+    llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+
+    unsigned index = 0;
+    for (const Variable *param : function_.params) {
+      llvm::Argument *arg = llvmFunction_->getArg(index++);
+      arg->setName(param->name);
+      if (!param->type.isArray()) {
+        scalars_[param] = arg;
+        continue;
+      }
+      // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
+      // with readonly it lets NVPTX load through the non-coherent cache.
+      arg->addAttr(llvm::Attribute::NoAlias);
+      if (param->readOnly)
+        arg->addAttr(llvm::Attribute::ReadOnly);
+      arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(byteWidth(param->type.scalar))));
+      ArrayValue array;
+      array.data = arg;
+      for (unsigned axis = 0; axis < param->type.rank; ++axis) {
+        llvm::Argument *extent = llvmFunction_->getArg(index++);
+        extent->setName(param->name + ".shape" + std::to_string(axis));
+        array.extents.push_back(extent);
+      }
+      arrays_[param] = array;
+    }
+    if (debug_) {
+      llvm::DISubprogram *subprogram = debug_->createFunction(
+          file_, function_.name, function_.name, file_, function_.loc.begin.line,
+          debug_->createSubroutineType(debug_->getOrCreateTypeArray({})), function_.loc.begin.line,
+          llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
+      llvmFunction_->setSubprogram(subprogram);
+      scope_ = subprogram;
+    }
+  }
+
+  void at(SourceRange loc) {
+    if (scope_ && loc.isValid())
+      builder_.SetCurrentDebugLocation(llvm::DILocation::get(context_, loc.begin.line, loc.begin.column, scope_));
+  }
+
+  // --- Statements -----------------------------------------------------------
+  void block(const StmtList &body) {
+    for (const StmtPtr &s : body)
+      stmt(*s);
+  }
+
+  void stmt(const Stmt &s) {
+    at(s.loc());
+    switch (s.kind()) {
+    case NodeKind::Declare: {
+      auto &d = cast<Declare>(s);
+      if (d.init)
+        storeLocal(d.var, expr(*d.init));
+      return;
+    }
+    case NodeKind::Assign: {
+      auto &a = cast<Assign>(s);
+      storeLocal(a.var, expr(*a.value));
+      return;
+    }
+    case NodeKind::ArrayStore: {
+      auto &st = cast<ArrayStore>(s);
+      llvm::Value *value = expr(*st.value);
+      llvm::Value *address = elementAddress(st.array, st.indices);
+      at(s.loc());
+      builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar), address,
+                                  llvm::Align(byteWidth(st.array->type.scalar)));
+      return;
+    }
+    case NodeKind::If:
+      return ifStmt(cast<If>(s));
+    case NodeKind::Return:
+      builder_.CreateRetVoid();
+      // Code after a return is unreachable; give it a block of its own.
+      builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after.return", llvmFunction_));
+      return;
+#define PYK_IR_EXPR(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      return;
+    }
+  }
+
+  void ifStmt(const If &s) {
+    llvm::Value *condition = expr(*s.condition);
+    auto *thenBlock = llvm::BasicBlock::Create(context_, "if.then", llvmFunction_);
+    auto *elseBlock = s.elseBody.empty() ? nullptr : llvm::BasicBlock::Create(context_, "if.else", llvmFunction_);
+    auto *mergeBlock = llvm::BasicBlock::Create(context_, "if.end", llvmFunction_);
+    at(s.loc());
+    builder_.CreateCondBr(condition, thenBlock, elseBlock ? elseBlock : mergeBlock);
+    builder_.SetInsertPoint(thenBlock);
+    block(s.thenBody);
+    if (!builder_.GetInsertBlock()->getTerminator())
+      builder_.CreateBr(mergeBlock);
+    if (elseBlock) {
+      builder_.SetInsertPoint(elseBlock);
+      block(s.elseBody);
+      if (!builder_.GetInsertBlock()->getTerminator())
+        builder_.CreateBr(mergeBlock);
+    }
+    builder_.SetInsertPoint(mergeBlock);
+  }
+
+  void storeLocal(const Variable *var, llvm::Value *value) {
+    builder_.CreateStore(toMemory(value, var->type.scalar), locals_.at(var));
+  }
+
+  // --- Expressions ----------------------------------------------------------
+  llvm::Value *expr(const Expr &e) {
+    at(e.loc());
+    switch (e.kind()) {
+    case NodeKind::Constant:
+      return constant(cast<Constant>(e));
+    case NodeKind::VarRef: {
+      const Variable *var = cast<VarRef>(e).var;
+      if (var->kind == Variable::Kind::Param)
+        return scalars_.at(var);
+      llvm::Value *loaded = builder_.CreateLoad(memoryType(var->type.scalar, context_), locals_.at(var), var->name);
+      return fromMemory(loaded, var->type.scalar);
+    }
+    case NodeKind::Cast: {
+      auto &c = cast<Cast>(e);
+      return convert(expr(*c.operand), c.operand->type().scalar, c.type().scalar);
+    }
+    case NodeKind::Unary: {
+      auto &u = cast<Unary>(e);
+      llvm::Value *operand = expr(*u.operand);
+      if (u.op == UnaryOp::Not)
+        return builder_.CreateNot(operand);
+      return isFloat(e.type().scalar) ? builder_.CreateFNeg(operand) : builder_.CreateNeg(operand);
+    }
+    case NodeKind::Binary:
+      return binary(cast<Binary>(e));
+    case NodeKind::Compare:
+      return compare(cast<Compare>(e));
+    case NodeKind::Logical: {
+      auto &l = cast<Logical>(e);
+      return shortCircuit(l.op == LogicalOp::And, *l.lhs, *l.rhs);
+    }
+    case NodeKind::Select: {
+      auto &s = cast<Select>(e);
+      return conditional(*s.condition, *s.thenValue, *s.elseValue);
+    }
+    case NodeKind::SpecialReg:
+      return specialReg(cast<SpecialReg>(e));
+    case NodeKind::ArrayDim: {
+      auto &d = cast<ArrayDim>(e);
+      return arrays_.at(d.array).extents[d.axis];
+    }
+    case NodeKind::ArrayLoad: {
+      auto &l = cast<ArrayLoad>(e);
+      llvm::Value *address = elementAddress(l.array, l.indices);
+      at(e.loc());
+      ScalarKind element = l.array->type.scalar;
+      llvm::Value *loaded = builder_.CreateAlignedLoad(memoryType(element, context_), address,
+                                                       llvm::Align(byteWidth(element)), l.array->name);
+      return fromMemory(loaded, element);
+    }
+#define PYK_IR_STMT(Name) case NodeKind::Name:
+#include "IRNodes.def"
+      break;
+    }
+    return nullptr;
+  }
+
+  llvm::Value *constant(const Constant &c) {
+    ScalarKind kind = c.type().scalar;
+    llvm::Type *type = registerType(kind, context_);
+    if (isFloat(kind))
+      return llvm::ConstantFP::get(type, c.floatValue);
+    return llvm::ConstantInt::get(type, static_cast<uint64_t>(c.intValue), isSignedInteger(kind));
+  }
+
+  llvm::Value *binary(const Binary &b) {
+    llvm::Value *lhs = expr(*b.lhs);
+    llvm::Value *rhs = expr(*b.rhs);
+    at(b.loc());
+    const bool floating = isFloat(b.type().scalar);
+    switch (b.op) {
+    case BinaryOp::Add:
+      return floating ? builder_.CreateFAdd(lhs, rhs) : builder_.CreateAdd(lhs, rhs);
+    case BinaryOp::Sub:
+      return floating ? builder_.CreateFSub(lhs, rhs) : builder_.CreateSub(lhs, rhs);
+    case BinaryOp::Mul:
+      return floating ? builder_.CreateFMul(lhs, rhs) : builder_.CreateMul(lhs, rhs);
+    case BinaryOp::Div:
+      return builder_.CreateFDiv(lhs, rhs);
+    }
+    return nullptr;
+  }
+
+  llvm::Value *compare(const Compare &c) {
+    llvm::Value *lhs = expr(*c.lhs);
+    llvm::Value *rhs = expr(*c.rhs);
+    at(c.loc());
+    ScalarKind kind = c.lhs->type().scalar;
+    using P = llvm::CmpInst::Predicate;
+    static constexpr P floatPredicates[] = {P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT,
+                                            P::FCMP_OGE, P::FCMP_OEQ, P::FCMP_UNE};
+    static constexpr P signedPredicates[] = {P::ICMP_SLT, P::ICMP_SLE, P::ICMP_SGT,
+                                             P::ICMP_SGE, P::ICMP_EQ,  P::ICMP_NE};
+    static constexpr P unsignedPredicates[] = {P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT,
+                                               P::ICMP_UGE, P::ICMP_EQ,  P::ICMP_NE};
+    const auto index = static_cast<size_t>(c.op);
+    if (isFloat(kind))
+      return builder_.CreateFCmp(floatPredicates[index], lhs, rhs);
+    // NaN compares unequal to everything, as in Python: `!=` is the unordered
+    // predicate above; bools and unsigned integers compare unsigned.
+    return builder_.CreateICmp(isSignedInteger(kind) ? signedPredicates[index] : unsignedPredicates[index], lhs, rhs);
+  }
+
+  /// `lhs and rhs` / `lhs or rhs`, evaluating `rhs` only when needed.
+  llvm::Value *shortCircuit(bool isAnd, const Expr &lhsExpr, const Expr &rhsExpr) {
+    llvm::Value *lhs = expr(lhsExpr);
+    llvm::BasicBlock *lhsEnd = builder_.GetInsertBlock();
+    auto *rhsBlock = llvm::BasicBlock::Create(context_, isAnd ? "and.rhs" : "or.rhs", llvmFunction_);
+    auto *mergeBlock = llvm::BasicBlock::Create(context_, isAnd ? "and.end" : "or.end", llvmFunction_);
+    if (isAnd)
+      builder_.CreateCondBr(lhs, rhsBlock, mergeBlock);
+    else
+      builder_.CreateCondBr(lhs, mergeBlock, rhsBlock);
+    builder_.SetInsertPoint(rhsBlock);
+    llvm::Value *rhs = expr(rhsExpr);
+    llvm::BasicBlock *rhsEnd = builder_.GetInsertBlock();
+    builder_.CreateBr(mergeBlock);
+    builder_.SetInsertPoint(mergeBlock);
+    llvm::PHINode *result = builder_.CreatePHI(llvm::Type::getInt1Ty(context_), 2);
+    result->addIncoming(llvm::ConstantInt::getBool(context_, !isAnd), lhsEnd);
+    result->addIncoming(rhs, rhsEnd);
+    return result;
+  }
+
+  /// `thenValue if condition else elseValue`, evaluating one side only.
+  llvm::Value *conditional(const Expr &conditionExpr, const Expr &thenExpr, const Expr &elseExpr) {
+    llvm::Value *condition = expr(conditionExpr);
+    auto *thenBlock = llvm::BasicBlock::Create(context_, "cond.then", llvmFunction_);
+    auto *elseBlock = llvm::BasicBlock::Create(context_, "cond.else", llvmFunction_);
+    auto *mergeBlock = llvm::BasicBlock::Create(context_, "cond.end", llvmFunction_);
+    builder_.CreateCondBr(condition, thenBlock, elseBlock);
+    builder_.SetInsertPoint(thenBlock);
+    llvm::Value *thenValue = expr(thenExpr);
+    llvm::BasicBlock *thenEnd = builder_.GetInsertBlock();
+    builder_.CreateBr(mergeBlock);
+    builder_.SetInsertPoint(elseBlock);
+    llvm::Value *elseValue = expr(elseExpr);
+    llvm::BasicBlock *elseEnd = builder_.GetInsertBlock();
+    builder_.CreateBr(mergeBlock);
+    builder_.SetInsertPoint(mergeBlock);
+    llvm::PHINode *result = builder_.CreatePHI(thenValue->getType(), 2);
+    result->addIncoming(thenValue, thenEnd);
+    result->addIncoming(elseValue, elseEnd);
+    return result;
+  }
+
+  llvm::Value *specialReg(const SpecialReg &r) {
+    static constexpr llvm::Intrinsic::ID ids[4][3] = {
+        {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
+         llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z},
+        {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
+         llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
+        {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
+         llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z},
+        {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
+         llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
+    return builder_.CreateIntrinsic(ids[static_cast<int>(r.reg)][r.axis], {}, {});
+  }
+
+  /// data + row-major offset of `indices`, as an inbounds GEP.
+  llvm::Value *elementAddress(const Variable *array, const std::vector<ExprPtr> &indices) {
+    const ArrayValue &value = arrays_.at(array);
+    llvm::Value *offset = expr(*indices[0]);
+    for (size_t axis = 1; axis < indices.size(); ++axis)
+      offset = builder_.CreateAdd(builder_.CreateMul(offset, value.extents[axis]), expr(*indices[axis]));
+    return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
+  }
+
+  // --- Conversions ----------------------------------------------------------
+  llvm::Value *toMemory(llvm::Value *value, ScalarKind kind) {
+    return kind == ScalarKind::Bool ? builder_.CreateZExt(value, llvm::Type::getInt8Ty(context_)) : value;
+  }
+
+  llvm::Value *fromMemory(llvm::Value *value, ScalarKind kind) {
+    return kind == ScalarKind::Bool ? builder_.CreateICmpNE(value, builder_.getInt8(0)) : value;
+  }
+
+  /// Numeric conversion with C semantics (the CUDA C++ backend's casts).
+  llvm::Value *convert(llvm::Value *value, ScalarKind from, ScalarKind to) {
+    llvm::Type *type = registerType(to, context_);
+    if (from == to)
+      return value;
+    if (to == ScalarKind::Bool)
+      return isFloat(from) ? builder_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0))
+                           : builder_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));
+    if (isFloat(from) && isFloat(to))
+      return builder_.CreateFPCast(value, type);
+    if (isFloat(from))
+      return isSignedInteger(to) ? builder_.CreateFPToSI(value, type) : builder_.CreateFPToUI(value, type);
+    if (isFloat(to))
+      return isSignedInteger(from) ? builder_.CreateSIToFP(value, type) : builder_.CreateUIToFP(value, type);
+    return builder_.CreateIntCast(value, type, isSignedInteger(from));
+  }
+
+  const Function &function_;
+  llvm::Module &module_;
+  llvm::LLVMContext &context_;
+  llvm::IRBuilder<> builder_;
+  llvm::DIBuilder *debug_;
+  llvm::DIFile *file_;
+  llvm::DIScope *scope_ = nullptr;
+  llvm::Function *llvmFunction_ = nullptr;
+  std::map<const Variable *, llvm::Value *> scalars_;
+  std::map<const Variable *, ArrayValue> arrays_;
+  std::map<const Variable *, llvm::AllocaInst *> locals_;
+};
+
+} // namespace
+
+std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMContext &context,
+                                             const LLVMEmitOptions &options) {
+  auto result = std::make_unique<llvm::Module>(module.sourceName, context);
+  result->setTargetTriple("nvptx64-nvidia-cuda");
+  std::unique_ptr<llvm::DIBuilder> debug;
+  llvm::DIFile *file = nullptr;
+  bool lineInfo = options.lineInfo;
+  for (const auto &function : module.functions)
+    lineInfo |= function->lineInfo;
+  if (lineInfo) {
+    debug = std::make_unique<llvm::DIBuilder>(*result);
+    const std::string &path = module.sourceName;
+    const size_t slash = path.find_last_of('/');
+    file = debug->createFile(slash == std::string::npos ? path : path.substr(slash + 1),
+                             slash == std::string::npos ? "." : path.substr(0, slash));
+    debug->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "pykc", /*isOptimized=*/true, "", 0, "",
+                             llvm::DICompileUnit::DebugDirectivesOnly);
+    result->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
+    result->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 2);
+  }
+  for (const auto &function : module.functions) {
+    const bool withLines = options.lineInfo || function->lineInfo;
+    FunctionEmitter(*function, *result, withLines ? debug.get() : nullptr, file).emit();
+  }
+  if (debug)
+    debug->finalize();
+  return result;
+}
+
+} // namespace pyk::llvmgen

@@ -1,0 +1,40 @@
+//===- LLVMEmitter.h - IR to LLVM IR for the NVPTX target ------------------===//
+//
+// The PTX backend's first half: each kernel becomes an LLVM function with
+// the PTX kernel calling convention, arrays become `ptr addrspace(1)`
+// parameters (noalias, readonly when never written, aligned to the element)
+// each followed by one i64 extent per axis, thread indices are
+// llvm.nvvm.read.ptx.sreg.* intrinsics, and structured control flow becomes
+// a CFG. Not for optimisation or PTX emission (NVPTXTarget.h).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CODEGEN_LLVM_LLVMEMITTER_H
+#define PYK_CODEGEN_LLVM_LLVMEMITTER_H
+
+#include "IR.h"
+
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+
+#include <memory>
+
+namespace pyk::llvmgen {
+
+struct LLVMEmitOptions {
+  /// Attach .pyk line and column to every instruction, so that the PTX
+  /// carries `.file`/`.loc` directives (no other debug information).
+  bool lineInfo = false;
+};
+
+/// The NVPTX address spaces pyk uses.
+enum AddressSpace : unsigned { Generic = 0, Global = 1, Shared = 3, Local = 5 };
+
+/// Builds the LLVM module of `module` for the target triple
+/// nvptx64-nvidia-cuda (the caller sets the data layout of its target
+/// machine). Requires verified IR; the result passes llvm::verifyModule.
+std::unique_ptr<llvm::Module> emitLLVMModule(const ir::Module &module, llvm::LLVMContext &context,
+                                             const LLVMEmitOptions &options);
+
+} // namespace pyk::llvmgen
+
+#endif // PYK_CODEGEN_LLVM_LLVMEMITTER_H

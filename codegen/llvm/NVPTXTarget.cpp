@@ -1,0 +1,107 @@
+//===- NVPTXTarget.cpp - Optimise LLVM IR and emit PTX ---------------------===//
+#include "NVPTXTarget.h"
+
+#include "llvm/ADT/SmallString.h"
+#include "llvm/Analysis/CGSCCPassManager.h"
+#include "llvm/Analysis/LoopAnalysisManager.h"
+#include "llvm/IR/LegacyPassManager.h"
+#include "llvm/IR/PassManager.h"
+#include "llvm/MC/TargetRegistry.h"
+#include "llvm/Pass.h"
+#include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/TargetSelect.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <mutex>
+
+extern "C" {
+void LLVMInitializeNVPTXTargetInfo();
+void LLVMInitializeNVPTXTarget();
+void LLVMInitializeNVPTXTargetMC();
+void LLVMInitializeNVPTXAsmPrinter();
+}
+
+namespace pyk::llvmgen {
+
+static constexpr const char *targetTriple = "nvptx64-nvidia-cuda";
+
+const std::vector<std::string> &supportedArchitectures() {
+  static const std::vector<std::string> archs = {"sm_75", "sm_80", "sm_86", "sm_89", "sm_90"};
+  return archs;
+}
+
+/// Registers the NVPTX target only: the other targets' start-up cost is
+/// never paid.
+static void initializeNVPTX() {
+  static std::once_flag once;
+  std::call_once(once, [] {
+    LLVMInitializeNVPTXTargetInfo();
+    LLVMInitializeNVPTXTarget();
+    LLVMInitializeNVPTXTargetMC();
+    LLVMInitializeNVPTXAsmPrinter();
+  });
+}
+
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createNVPTXTargetMachine(const std::string &arch,
+                                                                                unsigned optLevel) {
+  const auto &archs = supportedArchitectures();
+  if (std::find(archs.begin(), archs.end(), arch) == archs.end()) {
+    std::string list;
+    for (const std::string &a : archs)
+      list += (list.empty() ? "" : ", ") + a;
+    return llvm::createStringError(llvm::inconvertibleErrorCode(),
+                                   "unsupported GPU architecture '" + arch + "' (supported: " + list + ")");
+  }
+  initializeNVPTX();
+  std::string error;
+  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(targetTriple, error);
+  if (!target)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "NVPTX target unavailable: " + error);
+  static constexpr llvm::CodeGenOptLevel levels[] = {llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
+                                                     llvm::CodeGenOptLevel::Default,
+                                                     llvm::CodeGenOptLevel::Aggressive};
+  llvm::TargetOptions options;
+  std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
+      targetTriple, arch, "", options, std::nullopt, std::nullopt, levels[std::min(optLevel, 3u)]));
+  if (!machine)
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "cannot create the NVPTX target for " + arch);
+  return machine;
+}
+
+void prepareModule(llvm::Module &module, llvm::TargetMachine &machine) {
+  module.setTargetTriple(machine.getTargetTriple().str());
+  module.setDataLayout(machine.createDataLayout());
+}
+
+void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel) {
+  llvm::LoopAnalysisManager loops;
+  llvm::FunctionAnalysisManager functions;
+  llvm::CGSCCAnalysisManager cgscc;
+  llvm::ModuleAnalysisManager modules;
+  llvm::PassBuilder builder(&machine);
+  builder.registerModuleAnalyses(modules);
+  builder.registerCGSCCAnalyses(cgscc);
+  builder.registerFunctionAnalyses(functions);
+  builder.registerLoopAnalyses(loops);
+  builder.crossRegisterProxies(loops, functions, cgscc, modules);
+  static const llvm::OptimizationLevel levels[] = {llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
+                                                   llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
+  const llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
+  llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0 ? builder.buildO0DefaultPipeline(level)
+                                                                         : builder.buildPerModuleDefaultPipeline(level);
+  passes.run(module, modules);
+}
+
+bool timePassesEnabled() { return llvm::TimePassesIsEnabled; }
+
+llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::TargetMachine &machine) {
+  llvm::SmallString<0> ptx;
+  llvm::raw_svector_ostream os(ptx);
+  llvm::legacy::PassManager passes;
+  if (machine.addPassesToEmitFile(passes, os, nullptr, llvm::CodeGenFileType::AssemblyFile))
+    return llvm::createStringError(llvm::inconvertibleErrorCode(), "the NVPTX target cannot emit PTX");
+  passes.run(module);
+  return std::string(ptx.str());
+}
+
+} // namespace pyk::llvmgen

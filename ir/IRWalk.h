@@ -1,0 +1,87 @@
+//===- IRWalk.h - Visit the operands and sub-statements of IR nodes -------===//
+//
+// The one place that knows which children each IR node has, so that
+// analyses (read-only arrays, variable reads, ...) need no switch of their
+// own over every node kind.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_IR_IRWALK_H
+#define PYK_IR_IRWALK_H
+
+#include "IR.h"
+
+#include "llvm/Support/Casting.h"
+
+namespace pyk::ir {
+
+/// Calls `f` on each direct operand of `e`, left to right.
+template <typename F> void forEachOperand(const Expr &e, F &&f) {
+  switch (e.kind()) {
+  case NodeKind::Constant:
+  case NodeKind::VarRef:
+  case NodeKind::SpecialReg:
+  case NodeKind::ArrayDim:
+    return;
+  case NodeKind::Cast:
+    return f(*llvm::cast<Cast>(e).operand);
+  case NodeKind::Unary:
+    return f(*llvm::cast<Unary>(e).operand);
+  case NodeKind::Binary:
+    f(*llvm::cast<Binary>(e).lhs);
+    return f(*llvm::cast<Binary>(e).rhs);
+  case NodeKind::Compare:
+    f(*llvm::cast<Compare>(e).lhs);
+    return f(*llvm::cast<Compare>(e).rhs);
+  case NodeKind::Logical:
+    f(*llvm::cast<Logical>(e).lhs);
+    return f(*llvm::cast<Logical>(e).rhs);
+  case NodeKind::Select:
+    f(*llvm::cast<Select>(e).condition);
+    f(*llvm::cast<Select>(e).thenValue);
+    return f(*llvm::cast<Select>(e).elseValue);
+  case NodeKind::ArrayLoad:
+    for (const ExprPtr &index : llvm::cast<ArrayLoad>(e).indices)
+      f(*index);
+    return;
+#define PYK_IR_STMT(Name) case NodeKind::Name:
+#include "IRNodes.def"
+    return;
+  }
+}
+
+/// Calls `f` on each expression directly held by statement `s` (not those
+/// nested in them), then recurses into nested statements.
+template <typename F> void forEachExpr(const Stmt &s, F &&f) {
+  switch (s.kind()) {
+  case NodeKind::Declare:
+    if (const ExprPtr &init = llvm::cast<Declare>(s).init)
+      f(*init);
+    return;
+  case NodeKind::Assign:
+    return f(*llvm::cast<Assign>(s).value);
+  case NodeKind::ArrayStore: {
+    auto &store = llvm::cast<ArrayStore>(s);
+    for (const ExprPtr &index : store.indices)
+      f(*index);
+    return f(*store.value);
+  }
+  case NodeKind::If: {
+    auto &branch = llvm::cast<If>(s);
+    f(*branch.condition);
+    for (const StmtPtr &inner : branch.thenBody)
+      forEachExpr(*inner, f);
+    for (const StmtPtr &inner : branch.elseBody)
+      forEachExpr(*inner, f);
+    return;
+  }
+  case NodeKind::Return:
+    return;
+#define PYK_IR_EXPR(Name) case NodeKind::Name:
+#include "IRNodes.def"
+    return;
+  }
+}
+
+} // namespace pyk::ir
+
+#endif // PYK_IR_IRWALK_H

@@ -1,0 +1,27 @@
+//===- SymbolNames.h - Names that generated C++ and PTX may not use --------===//
+//
+// A .pyk name can be any Python identifier; the code pyk generates is C++
+// (with the CUDA and C library headers in scope) and PTX. This decides, once
+// for every backend, which names must be renamed.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_IR_SYMBOLNAMES_H
+#define PYK_IR_SYMBOLNAMES_H
+
+#include <string>
+#include <string_view>
+
+namespace pyk::ir {
+
+/// True for C++ keywords, macros and names the CUDA and C headers declare
+/// (`new`, `NULL`, `sin`, `printf`, `threadIdx`, `main`, ...), and for
+/// identifiers C++ reserves (containing `__`, or `_` and a capital).
+bool isReservedInCxx(std::string_view name);
+
+/// The exported name of a kernel: its .pyk name, or `pyk_NAME` when that is
+/// reserved. The CUDA C++ and PTX backends and the host launchers all use it.
+std::string kernelSymbol(std::string_view pykName);
+
+} // namespace pyk::ir
+
+#endif // PYK_IR_SYMBOLNAMES_H
