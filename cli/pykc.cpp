@@ -21,6 +21,7 @@
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 
@@ -130,6 +131,18 @@ int main(int argc, char **argv) {
   if (optLevel > 3) {
     llvm::WithColor::error(llvm::errs(), "pykc") << "-O" << optLevel << " is not an optimisation level (0-3)\n";
     return UsageError;
+  }
+
+  if (!arch.empty()) {
+    const auto &supported = pyk::llvmgen::supportedArchitectures();
+    if (std::find(supported.begin(), supported.end(), arch.getValue()) == supported.end()) {
+      auto &os = llvm::WithColor::error(llvm::errs(), "pykc") << "unknown GPU architecture '" << arch
+                                                                 << "'; supported:";
+      for (const std::string &known : supported)
+        os << " " << known;
+      os << "\n";
+      return UsageError;
+    }
   }
 
   std::optional<pyk::SourceFile> file = readInput(inputFile);

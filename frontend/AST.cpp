@@ -142,15 +142,15 @@ const char *unsupportedSyntaxName(UnsupportedSyntax what) {
   case UnsupportedSyntax::Starred:
     return "starred expressions ('*x')";
   case UnsupportedSyntax::DoubleStarred:
-    return "'**' unpacking";
+    return "'**' unpacking arguments";
   case UnsupportedSyntax::NamedExpr:
     return "assignment expressions (':=')";
   case UnsupportedSyntax::Yield:
-    return "'yield' (generators)";
+    return "generators ('yield')";
   case UnsupportedSyntax::Await:
-    return "'await'";
+    return "'await' expressions";
   case UnsupportedSyntax::Ellipsis:
-    return "'...'";
+    return "ellipsis literals ('...')";
   case UnsupportedSyntax::ImaginaryLiteral:
     return "complex numbers";
   case UnsupportedSyntax::ClassDef:

@@ -1,6 +1,8 @@
 //===- DiagnosticVerifier.cpp - Check diagnostics against the source's notes -===//
 #include "DiagnosticVerifier.h"
 
+#include <algorithm>
+#include <cstdint>
 #include <optional>
 #include <regex>
 #include <string>
@@ -29,6 +31,14 @@ const char *severityName(Severity severity) {
   return "?";
 }
 
+/// A decimal number of at most 9 digits (larger ones cannot be a line or a
+/// column of a file pyk reads).
+std::optional<uint32_t> smallNumber(const std::string &digits) {
+  if (digits.empty() || digits.size() > 9)
+    return std::nullopt;
+  return static_cast<uint32_t>(std::stoul(digits));
+}
+
 /// Reads the expectations of every line; malformed ones go to `problems`.
 std::vector<Expectation> parseExpectations(const SourceFile &file, std::vector<std::string> &problems) {
   static const std::regex pattern(R"(expected-(error|warning|note)(@([+-]?)(\d+))?(:(\d+))?\s*\{\{(.*?)\}\})");
@@ -47,15 +57,31 @@ std::vector<Expectation> parseExpectations(const SourceFile &file, std::vector<s
       e.severity = m[1] == "error" ? Severity::Error : m[1] == "warning" ? Severity::Warning : Severity::Note;
       e.writtenOnLine = line;
       e.line = line;
+      ++found;
       if (m[2].matched) {
-        const auto amount = static_cast<uint32_t>(std::stoul(m[4]));
-        e.line = m[3] == "+" ? line + amount : m[3] == "-" ? line - amount : amount;
+        const std::optional<uint32_t> amount = smallNumber(m[4]);
+        const int64_t target = !amount          ? -1
+                               : m[3] == "+"    ? int64_t(line) + *amount
+                               : m[3] == "-"    ? int64_t(line) - *amount
+                                                : int64_t(*amount);
+        if (target < 1 || target > int64_t(file.lineCount())) {
+          problems.push_back("line " + std::to_string(line) + ": the expectation points at line " +
+                             (amount ? std::to_string(target) : m[3].str() + m[4].str()) +
+                             ", which is not in the file");
+          continue;
+        }
+        e.line = static_cast<uint32_t>(target);
       }
-      if (m[5].matched)
-        e.column = static_cast<uint32_t>(std::stoul(m[6]));
+      if (m[5].matched) {
+        e.column = smallNumber(m[6]);
+        if (!e.column || *e.column == 0) {
+          problems.push_back("line " + std::to_string(line) + ": the expectation's column " + m[6].str() +
+                             " cannot be on a line");
+          continue;
+        }
+      }
       e.text = m[7];
       result.push_back(std::move(e));
-      ++found;
     }
     auto markers = static_cast<size_t>(
         std::distance(std::sregex_iterator(comment.begin(), comment.end(), anyMarker), std::sregex_iterator()));

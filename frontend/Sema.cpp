@@ -171,29 +171,34 @@ void Sema::declareConstant(AssignStmt &stmt) {
     return;
   }
   auto &target = llvm::cast<NameExpr>(*stmt.targets[0]);
-  if (isa<TupleExpr>(*stmt.value)) {
-    notSupportedYet(stmt.value->range(), "a tuple module constant");
-    return;
-  }
-  const Type *type = checkValue(*stmt.value);
-  if (type->isError())
-    return;
-  if (!stmt.value->constant || !type->isScalar()) {
-    error(stmt.value->range()) << "module-level variables must be compile-time constants (int, float or bool "
-                                  "literals, or expressions of them); '"
-                               << target.name << "' is not";
-    return;
-  }
   if (auto it = moduleScope_.find(target.name); it != moduleScope_.end()) {
     error(target.range()) << "'" << target.name << "' is already defined at module level";
     note(it->second->definition) << "previous definition is here";
     return;
   }
-  target.type = type;
-  target.isWeak = true;
-  target.constant = stmt.value->constant;
-  addSymbol(moduleScope_, Symbol{SymbolKind::Constant, target.name, target.range(), type, stmt.value->constant,
-                                 ScalarKind::Bool, Builtin::None, nullptr, 0});
+  // Declared even when its value is rejected (with the error type), so that
+  // its uses give no second error.
+  Symbol symbol{SymbolKind::Constant, target.name, target.range(), types_.errorType(), std::nullopt,
+                ScalarKind::Bool, Builtin::None, nullptr, 0};
+  const Type *type = types_.errorType();
+  if (isa<TupleExpr>(*stmt.value))
+    notSupportedYet(stmt.value->range(), "a tuple module constant");
+  else
+    type = checkValue(*stmt.value);
+  if (!type->isError() && (!stmt.value->constant || !type->isScalar())) {
+    error(stmt.value->range()) << "module-level variables must be compile-time constants (int, float or bool "
+                                  "literals, or expressions of them); '"
+                               << target.name << "' is not";
+    type = types_.errorType();
+  }
+  if (!type->isError()) {
+    symbol.type = type;
+    symbol.constant = stmt.value->constant;
+    target.type = type;
+    target.isWeak = true;
+    target.constant = stmt.value->constant;
+  }
+  addSymbol(moduleScope_, std::move(symbol));
 }
 
 void Sema::declareFunction(FunctionDef &def) {

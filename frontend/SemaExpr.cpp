@@ -23,9 +23,12 @@ static const Type *setType(Expr &expr, const Type *type) {
   return type;
 }
 
-/// "a value of type float32" or "module 'cuda'" — for messages.
+/// "a value of type float32", or "'cuda.grid'" for a builtin that is not a
+/// value — for messages.
 static std::string describe(const Expr &expr) {
-  if (expr.builtin != Builtin::None)
+  const bool arrayProperty = expr.builtin == Builtin::ArrayShape || expr.builtin == Builtin::ArraySize ||
+                             expr.builtin == Builtin::ArrayNdim;
+  if (expr.builtin != Builtin::None && !arrayProperty)
     return "'" + std::string(builtinName(expr.builtin)) + "'";
   return "a value of type " + expr.type->str();
 }
@@ -134,12 +137,13 @@ const Type *Sema::checkName(NameExpr &expr) {
     if (!symbol->type || !flow_.assigned.count(symbol)) {
       if (!flow_.returned)
         error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned"
-                            << (symbol->type ? " on every path to here" : "");
+                            << (flow_.maybeAssigned.count(symbol) ? " on some paths to here" : "");
       return setType(expr, types_.errorType());
     }
     return setType(expr, symbol->type);
   case SymbolKind::Constant:
-    expr.isWeak = true;
+    // A rejected constant has the error type: its uses stay silent.
+    expr.isWeak = !symbol->type->isError();
     expr.constant = symbol->constant;
     return setType(expr, symbol->type);
   case SymbolKind::Builtin:
@@ -263,26 +267,28 @@ const Type *Sema::checkSubscript(SubscriptExpr &expr) {
 
 const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
   bool ok = true;
-  for (ExprPtr &index : expr.indices) {
-    if (isa<SliceExpr>(*index)) {
-      error(index->range()) << "slicing arrays is not supported; index one element at a time";
+  for (size_t axis = 0; axis < expr.indices.size(); ++axis) {
+    Expr &index = *expr.indices[axis];
+    if (isa<SliceExpr>(index)) {
+      error(index.range()) << "slicing arrays is not supported; index one element at a time";
       ok = false;
       continue;
     }
-    const Type *indexType = checkValue(*index);
+    const Type *indexType = checkValue(index);
     if (indexType->isError()) {
       ok = false;
       continue;
     }
     if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
-      error(index->range()) << "an array index must be an integer, not " << indexType->str();
+      error(index.range()) << "an array index must be an integer, not " << indexType->str();
       ok = false;
       continue;
     }
-    if (index->constant && index->constant->intValue < 0) {
-      error(index->range()) << "negative index " << index->constant->intValue
-                            << ": pyk does not wrap negative indices; write 'a.shape[0] "
-                            << index->constant->intValue << "' instead";
+    if (index.constant && index.constant->intValue < 0 && !index.constant->exceedsInt64) {
+      auto *array = dyn_cast<NameExpr>(expr.object.get());
+      error(index.range()) << "negative index " << index.constant->intValue
+                           << ": pyk does not wrap negative indices; write '" << (array ? array->name : "a")
+                           << ".shape[" << axis << "] - " << 0 - static_cast<uint64_t>(index.constant->intValue) << "' instead";
       ok = false;
     }
   }

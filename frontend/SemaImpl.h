@@ -131,6 +131,8 @@ private:
   /// statement, and whether the current path already returned.
   struct FlowState {
     std::set<const Symbol *> assigned;
+    /// Assigned on at least one path (for the wording of the error).
+    std::set<const Symbol *> maybeAssigned;
     bool returned = false;
   };
   FlowState flow_;

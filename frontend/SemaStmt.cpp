@@ -118,8 +118,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     function_->locals.push_back(symbol);
   }
   target.symbol = symbol;
-  if (symbol->kind == SymbolKind::Local)
+  if (symbol->kind == SymbolKind::Local) {
     flow_.assigned.insert(symbol);
+    flow_.maybeAssigned.insert(symbol);
+  }
   if (symbol->kind == SymbolKind::Parameter) {
     error(target.range()) << "cannot assign to parameter '" << target.name
                           << "'; kernel parameters are read-only, copy it into a local first";
@@ -146,8 +148,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
   if (!unified) {
     error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
                       << "', which holds " << symbol->type->str();
-    note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it a "
-                             << valueType->str() << " there (e.g. '" << target.name << " = "
+    const std::string typeName = valueType->str();
+    const char *article = typeName.front() == 'i' || typeName.front() == 'u' ? "an " : "a ";
+    note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it " << article << typeName
+                             << " there (e.g. '" << target.name << " = "
                              << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
     return;
   }
@@ -210,6 +214,7 @@ void Sema::checkIf(IfStmt &stmt) {
     if (flow_.assigned.count(symbol))
       both.insert(symbol);
   flow_.assigned = std::move(both);
+  flow_.maybeAssigned.insert(afterThen.maybeAssigned.begin(), afterThen.maybeAssigned.end());
 }
 
 void Sema::checkReturn(ReturnStmt &stmt) {

@@ -45,7 +45,8 @@ struct Code {
 class FunctionEmitter {
 public:
   FunctionEmitter(const Function &f, const Module &m, const CudaEmitOptions &options, llvm::raw_ostream &os)
-      : function_(f), module_(m), options_(options), os_(os), names_(f.variables()) {}
+      : function_(f), module_(m), options_(options), os_(os), names_(f.variables()),
+        quotedPath_(escapeForString(m.sourceName)) {}
 
   void emit() {
     collectReads(function_.body);
@@ -95,7 +96,18 @@ private:
 
   void line(SourceRange loc) {
     if (options_.lineDirectives && loc.isValid())
-      os_ << "#line " << loc.begin.line << " \"" << module_.sourceName << "\"\n";
+      os_ << "#line " << loc.begin.line << " \"" << quotedPath_ << "\"\n";
+  }
+
+  /// The file name as the inside of a C++ string literal.
+  static std::string escapeForString(const std::string &text) {
+    std::string out;
+    for (char c : text) {
+      if (c == '"' || c == '\\')
+        out += '\\';
+      out += c;
+    }
+    return out;
   }
 
   /// The variables some expression reads.
@@ -318,6 +330,7 @@ private:
   const CudaEmitOptions &options_;
   llvm::raw_ostream &os_;
   NameTable names_;
+  std::string quotedPath_;
   std::set<const Variable *> readVariables_;
 };
 

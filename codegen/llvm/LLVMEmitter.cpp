@@ -18,6 +18,8 @@
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/Casting.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 
 #include <map>
 
@@ -427,10 +429,11 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
     lineInfo |= function->lineInfo;
   if (lineInfo) {
     debug = std::make_unique<llvm::DIBuilder>(*result);
-    const std::string &path = module.sourceName;
-    const size_t slash = path.find_last_of('/');
-    file = debug->createFile(slash == std::string::npos ? path : path.substr(slash + 1),
-                             slash == std::string::npos ? "." : path.substr(0, slash));
+    // An absolute path, so that profilers and debuggers find the .pyk file
+    // from wherever they run.
+    llvm::SmallString<256> path(module.sourceName);
+    llvm::sys::fs::make_absolute(path);
+    file = debug->createFile(llvm::sys::path::filename(path), llvm::sys::path::parent_path(path));
     debug->createCompileUnit(llvm::dwarf::DW_LANG_Python, file, "pykc", /*isOptimized=*/true, "", 0, "",
                              llvm::DICompileUnit::DebugDirectivesOnly);
     result->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);

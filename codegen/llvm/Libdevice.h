@@ -23,9 +23,10 @@ std::string defaultLibdevicePath();
 bool needsLibdevice(const llvm::Module &module);
 
 /// Links the libdevice functions `module` uses (and only those) from the
-/// bitcode file at `path`, makes them internal, and sets the flags libdevice
-/// reads through NVVMReflect (`nvvm-reflect-ftz`: 0, flush denormals only
-/// with fastmath). Fails if the file is missing or unreadable.
+/// bitcode file at `path`, makes them internal, and answers the questions
+/// libdevice asks through __nvvm_reflect: denormals are kept and division
+/// and square root are IEEE-rounded, unless `flushDenormals` (fastmath)
+/// allows the fast forms. Fails if the file is missing or unreadable.
 llvm::Error linkLibdevice(llvm::Module &module, const std::string &path, bool flushDenormals);
 
 } // namespace pyk::llvmgen

@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Runs every .pyk file in examples/ and tests/golden/ that pykc accepts
+# through both GPU backends:
+#   - the CUDA C++ must compile with nvcc for sm_90 without a warning;
+#   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90.
+# No GPU is needed. Files are checked two at a time.
+# usage: check_gpu_backends.sh PYKC NVCC PTXAS SOURCE_ROOT
+set -euo pipefail
+pykc=$1 nvcc=$2 ptxas=$3 root=$4
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+check_one() {
+  local pyk=$1 out
+  out="$work/$(echo "$pyk" | md5sum | cut -c1-12)"
+  mkdir -p "$out"
+  "$pykc" "$pyk" --emit=cuda -o "$out/k.cu" 2>/dev/null || { echo "SKIP $pyk"; return 0; }
+  if ! "$nvcc" -c -arch=sm_90 -Werror all-warnings -o "$out/k.o" "$out/k.cu" >"$out/log" 2>&1; then
+    echo "FAIL $pyk: nvcc rejects its CUDA C++:"; cat "$out/log"; return 0
+  fi
+  for arch in sm_75 sm_80 sm_90; do
+    if ! "$pykc" "$pyk" --emit=ptx --arch="$arch" -o "$out/$arch.ptx" >"$out/log" 2>&1 ||
+       ! "$ptxas" -arch="$arch" "$out/$arch.ptx" -o "$out/$arch.cubin" >>"$out/log" 2>&1; then
+      echo "FAIL $pyk: its PTX for $arch does not assemble:"; cat "$out/log"; return 0
+    fi
+  done
+  echo "PASS $pyk"
+}
+export -f check_one
+export pykc nvcc ptxas work
+
+find "$root/examples" "$root/tests/golden" -name '*.pyk' -print0 | sort -z |
+  xargs -0 -n1 -P2 bash -c 'check_one "$0"' >"$work/results"
+
+grep '^FAIL' -A20 "$work/results" || true
+passed=$(grep -c '^PASS' "$work/results" || true)
+failed=$(grep -c '^FAIL' "$work/results" || true)
+echo "$passed passed, $failed failed"
+[ "$passed" -gt 0 ] || { echo "FAIL: no .pyk file was accepted"; exit 1; }
+[ "$failed" -eq 0 ]
