@@ -3,6 +3,8 @@
 
 #include "ASTDumper.h"
 #include "CudaEmitter.h"
+#include "HostEmitter.h"
+#include "HostTarget.h"
 #include "IRPrinter.h"
 #include "LLVMEmitter.h"
 #include "Libdevice.h"
@@ -47,6 +49,47 @@ template <typename Stage> auto timed(StageTimes &times, std::string name, Stage 
 Result internalError(Result result, std::string what) {
   result.status = Status::InternalError;
   result.internalError = std::move(what);
+  return result;
+}
+
+/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded) and NAME.pyk.cpu.o (the
+/// CPU device's code, from the same IR).
+Result emitHostFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
+                     Result result) {
+  auto machine = timed(result.times, "host target set-up",
+                       [&] { return llvmgen::createHostTargetMachine(options.optLevel); });
+  if (!machine) {
+    diags.error(SourceRange()) << llvm::toString(machine.takeError());
+    result.status = Status::CompileError;
+    return result;
+  }
+  llvm::LLVMContext context;
+  std::unique_ptr<llvm::Module> cpuModule = timed(result.times, "LLVM IR generation (CPU device)", [&] {
+    llvmgen::LLVMEmitOptions llvmOptions;
+    llvmOptions.target = llvmgen::LLVMTarget::Host;
+    std::unique_ptr<llvm::Module> emitted = llvmgen::emitLLVMModule(module, context, llvmOptions);
+    llvmgen::prepareModule(*emitted, **machine);
+    return emitted;
+  });
+  std::string verifierMessage;
+  llvm::raw_string_ostream verifierStream(verifierMessage);
+  if (llvm::verifyModule(*cpuModule, &verifierStream))
+    return internalError(std::move(result), "the generated LLVM IR for the CPU device is invalid:\n" + verifierMessage);
+  timed(result.times, "LLVM optimisation (CPU device)",
+        [&] { llvmgen::optimizeModule(*cpuModule, **machine, options.optLevel); });
+  llvm::Expected<std::string> object =
+      timed(result.times, "object emission (CPU device)", [&] { return llvmgen::emitObject(*cpuModule, **machine); });
+  if (!object)
+    return internalError(std::move(result), llvm::toString(object.takeError()));
+
+  host::HostEmitOptions hostOptions;
+  hostOptions.baseName = options.baseName;
+  hostOptions.ptx = std::move(ptx);
+  hostOptions.compilerVersion = options.compilerVersion;
+  host::HostFiles files = timed(result.times, "launch functions", [&] { return host::emitHost(module, hostOptions); });
+  result.files.emplace_back(options.baseName + ".pyk.h", std::move(files.header));
+  result.files.emplace_back(options.baseName + ".pyk.cpp", std::move(files.source));
+  result.files.emplace_back(options.baseName + ".pyk.cpu.o", std::move(*object));
   return result;
 }
 
@@ -106,6 +149,8 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
     out << *ptx;
     return result;
   }
+  if (options.emit == EmitKind::Host)
+    return emitHostFiles(module, options, diags, std::move(*ptx), std::move(result));
   StageTimer timer(result.times, "ptxas");
   llvm::Expected<std::string> cubin = llvmgen::assembleCubin(*ptx, arch);
   if (!cubin) {

@@ -6,6 +6,7 @@
 //                                                     | LLVM IR -> llvm
 //                                                     | optimise, PTX -> ptx
 //                                                     | ptxas -> cubin
+//                                                     | + host object -> host
 // Errors in the program are diagnostics; the driver never prints them.
 //
 //===----------------------------------------------------------------------===//
@@ -20,7 +21,7 @@
 
 namespace pyk::driver {
 
-enum class EmitKind { Tokens, Ast, Ir, Cuda, Llvm, Ptx, Cubin };
+enum class EmitKind { Tokens, Ast, Ir, Cuda, Llvm, Ptx, Cubin, Host };
 
 struct Options {
   EmitKind emit = EmitKind::Cuda;
@@ -29,6 +30,8 @@ struct Options {
   bool lineInfo = false;
   bool lineDirectives = true;
   std::string compilerVersion;
+  /// NAME of NAME.pyk, for the files --emit=host writes.
+  std::string baseName;
 };
 
 enum class Status { Success, CompileError, InternalError };
@@ -40,6 +43,8 @@ struct Result {
   Status status = Status::Success;
   /// The requested output (text, or cubin bytes).
   std::string output;
+  /// For --emit=host: the files to write, as (name, contents).
+  std::vector<std::pair<std::string, std::string>> files;
   /// A compiler bug's description, when status is InternalError.
   std::string internalError;
   StageTimes times;

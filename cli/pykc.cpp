@@ -16,6 +16,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/raw_ostream.h"
@@ -44,7 +45,10 @@ llvm::cl::opt<EmitKind> emitKind(
                      clEnumValN(EmitKind::Cuda, "cuda", "CUDA C++ source (.cu) (default)"),
                      clEnumValN(EmitKind::Llvm, "llvm", "optimised LLVM IR for NVPTX"),
                      clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly, through LLVM's NVPTX backend"),
-                     clEnumValN(EmitKind::Cubin, "cubin", "a cubin, assembled by the CUDA toolkit's ptxas")),
+                     clEnumValN(EmitKind::Cubin, "cubin", "a cubin, assembled by the CUDA toolkit's ptxas"),
+                     clEnumValN(EmitKind::Host, "host",
+                                "C++ launch functions: NAME.pyk.h, NAME.pyk.cpp (PTX embedded) and "
+                                "NAME.pyk.cpu.o (the CPU device's code), written into the -o directory")),
     llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Write the output to <file> (default: standard output)"),
@@ -90,6 +94,28 @@ void printTimes(const pyk::driver::StageTimes &times) {
     total += ms;
   }
   llvm::errs() << llvm::format("  %-34s %9.3f\n", static_cast<const char *>("total (after start-up)"), total);
+}
+
+/// --emit=host: every file into the -o directory (created if needed).
+bool writeFiles(const std::vector<std::pair<std::string, std::string>> &files) {
+  if (std::error_code error = llvm::sys::fs::create_directories(outputFile)) {
+    llvm::WithColor::error(llvm::errs(), "pykc") << "cannot create the directory '" << outputFile
+                                                 << "': " << error.message() << "\n";
+    return false;
+  }
+  for (const auto &[name, contents] : files) {
+    llvm::SmallString<256> path(outputFile.getValue());
+    llvm::sys::path::append(path, name);
+    std::error_code error;
+    llvm::ToolOutputFile file(path, error, llvm::sys::fs::OF_None);
+    if (error) {
+      llvm::WithColor::error(llvm::errs(), "pykc") << "cannot write '" << path << "': " << error.message() << "\n";
+      return false;
+    }
+    file.os() << contents;
+    file.keep();
+  }
+  return true;
 }
 
 bool writeOutput(const std::string &output) {
@@ -145,6 +171,11 @@ int main(int argc, char **argv) {
     }
   }
 
+  if (emitKind == EmitKind::Host && outputFile == "-") {
+    llvm::WithColor::error(llvm::errs(), "pykc") << "--emit=host writes several files: give a directory with -o\n";
+    return UsageError;
+  }
+
   std::optional<pyk::SourceFile> file = readInput(inputFile);
   if (!file)
     return UsageError;
@@ -156,6 +187,7 @@ int main(int argc, char **argv) {
   options.lineInfo = lineInfo;
   options.lineDirectives = !noLineDirectives;
   options.compilerVersion = PYK_VERSION;
+  options.baseName = llvm::sys::path::stem(inputFile == "-" ? "stdin.pyk" : inputFile.getValue()).str();
 
   pyk::DiagnosticEngine diags(*file);
   pyk::driver::Result result;
@@ -179,5 +211,7 @@ int main(int argc, char **argv) {
   pyk::printDiagnostics(llvm::errs(), diags);
   if (result.status != pyk::driver::Status::Success || diags.hasErrors())
     return CompileError;
+  if (emitKind == EmitKind::Host)
+    return writeFiles(result.files) ? Success : UsageError;
   return writeOutput(result.output) ? Success : UsageError;
 }

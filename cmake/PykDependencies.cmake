@@ -20,7 +20,8 @@ set(PYK_LLVM_TOOLS_DIR "${LLVM_TOOLS_BINARY_DIR}")
 # component (~15 ms before main), which would dominate pykc's run time.
 # Static linking of just these components starts in ~3 ms.
 #   PykLLVMSupport: SourceMgr-style utilities, command line, casting.
-#   PykLLVMCodegen: IR, passes, the NVPTX target, linker, bitcode reader.
+#   PykLLVMCodegen: IR, passes, the NVPTX and host targets, linker, bitcode
+#                   reader.
 llvm_map_components_to_libnames(PYK_LLVM_SUPPORT_LIBS support)
 add_library(PykLLVMSupport INTERFACE)
 target_include_directories(PykLLVMSupport SYSTEM INTERFACE ${LLVM_INCLUDE_DIRS})
@@ -28,7 +29,8 @@ target_compile_definitions(PykLLVMSupport INTERFACE ${LLVM_DEFINITIONS})
 target_link_libraries(PykLLVMSupport INTERFACE ${PYK_LLVM_SUPPORT_LIBS})
 
 llvm_map_components_to_libnames(PYK_LLVM_CODEGEN_LIBS
-  core passes linker bitreader target analysis nvptxcodegen nvptxdesc nvptxinfo)
+  core passes linker bitreader target analysis nvptxcodegen nvptxdesc nvptxinfo
+  ${LLVM_NATIVE_ARCH}codegen ${LLVM_NATIVE_ARCH}desc ${LLVM_NATIVE_ARCH}info)
 add_library(PykLLVMCodegen INTERFACE)
 target_link_libraries(PykLLVMCodegen INTERFACE PykLLVMSupport ${PYK_LLVM_CODEGEN_LIBS})
 

@@ -40,6 +40,9 @@ constexpr std::array<std::string_view, 250> reservedNames = {
 bool isReservedInCxx(std::string_view name) {
   if (std::binary_search(reservedNames.begin(), reservedNames.end(), name))
     return true;
+  // pyk_ prefixes the names pyk generates next to the user's.
+  if (name.substr(0, 4) == "pyk_")
+    return true;
   return name.find("__") != std::string_view::npos ||
          (name.size() > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z');
 }

@@ -15,7 +15,9 @@ namespace pyk::ir {
 
 /// True for C++ keywords, macros and names the CUDA and C headers declare
 /// (`new`, `NULL`, `sin`, `printf`, `threadIdx`, `main`, ...), and for
-/// identifiers C++ reserves (containing `__`, or `_` and a capital).
+/// identifiers C++ reserves (containing `__`, or `_` and a capital), and
+/// for names starting with `pyk_`, which pyk keeps for the names it
+/// generates.
 bool isReservedInCxx(std::string_view name);
 
 /// The exported name of a kernel: its .pyk name, or `pyk_NAME` when that is

@@ -9,10 +9,12 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".pyk", ".test"]
 config.test_source_root = os.path.join(config.pyk_source_root, "tests")
 config.test_exec_root = os.path.join(os.path.dirname(config.pykc), "..", "tests", "lit-out")
-config.excludes = ["unit", "validity", "Inputs", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["unit", "validity", "Inputs", "consumer", "runtime", "CMakeLists.txt", "lit.cfg.py"]
 
 config.substitutions.append(("%pykc", config.pykc))
 config.substitutions.append(("%examples", os.path.join(config.pyk_source_root, "examples")))
+config.substitutions.append(("%cxx", "c++"))
+config.substitutions.append(("%pyk_include", os.path.join(config.pyk_source_root, "runtime", "include")))
 llvm_bin = config.llvm_tools_dir
 config.substitutions.append(("FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("not ", os.path.join(llvm_bin, "not") + " "))

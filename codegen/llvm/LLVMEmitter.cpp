@@ -21,6 +21,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <array>
 #include <map>
 
 namespace pyk::llvmgen {
@@ -69,12 +70,17 @@ struct ArrayValue {
 
 class FunctionEmitter {
 public:
-  FunctionEmitter(const Function &function, llvm::Module &module, llvm::DIBuilder *debug, llvm::DIFile *file)
-      : function_(function), module_(module), context_(module.getContext()), builder_(context_), debug_(debug),
-        file_(file) {}
+  FunctionEmitter(const Function &function, llvm::Module &module, LLVMTarget target, llvm::DIBuilder *debug,
+                  llvm::DIFile *file)
+      : function_(function), module_(module), context_(module.getContext()), builder_(context_), target_(target),
+        debug_(debug), file_(file) {}
 
   void emit() {
-    declare();
+    if (target_ == LLVMTarget::NVPTX)
+      declareKernel();
+    else
+      declareCpuEntry();
+    attachDebugInfo();
     llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", llvmFunction_);
     builder_.SetInsertPoint(entry);
     for (const Variable *var : function_.variables()) {
@@ -82,14 +88,19 @@ public:
         continue;
       locals_[var] = builder_.CreateAlloca(memoryType(var->type.scalar, context_), nullptr, var->name);
     }
-    block(function_.body);
-    if (!builder_.GetInsertBlock()->getTerminator())
-      builder_.CreateRetVoid();
+    if (target_ == LLVMTarget::NVPTX) {
+      block(function_.body);
+      if (!builder_.GetInsertBlock()->getTerminator())
+        builder_.CreateRetVoid();
+      return;
+    }
+    unpackCpuArguments();
+    emitThreadLoops();
   }
 
 private:
   // --- Declaration ----------------------------------------------------------
-  void declare() {
+  void declareKernel() {
     std::vector<llvm::Type *> paramTypes;
     for (const Variable *param : function_.params) {
       if (param->type.isArray()) {
@@ -127,6 +138,90 @@ private:
       }
       arrays_[param] = array;
     }
+  }
+
+  /// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
+  void declareCpuEntry() {
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
+    llvmFunction_ =
+        llvm::Function::Create(type, llvm::Function::ExternalLinkage, cpuEntrySymbol(function_.symbol), module_);
+    llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+    llvmFunction_->getArg(0)->setName("args");
+    llvmFunction_->getArg(1)->setName("block");
+    for (unsigned i = 0; i < 2; ++i) {
+      llvmFunction_->addParamAttr(i, llvm::Attribute::NoAlias);
+      llvmFunction_->addParamAttr(i, llvm::Attribute::ReadOnly);
+    }
+  }
+
+  /// Loads each parameter from the args array (args[i] points to the i-th
+  /// value; an array is its data pointer then one int64 per extent) and the
+  /// block's indices and extents from the context.
+  void unpackCpuArguments() {
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    llvm::Value *args = llvmFunction_->getArg(0);
+    unsigned slot = 0;
+    auto nextValue = [&](llvm::Type *type, const std::string &name) -> llvm::Value * {
+      llvm::Value *address = builder_.CreateLoad(ptr, builder_.CreateConstInBoundsGEP1_64(ptr, args, slot++));
+      return builder_.CreateLoad(type, address, name);
+    };
+    for (const Variable *param : function_.params) {
+      if (!param->type.isArray()) {
+        llvm::Value *value = nextValue(memoryType(param->type.scalar, context_), param->name);
+        scalars_[param] = fromMemory(value, param->type.scalar);
+        continue;
+      }
+      ArrayValue array;
+      array.data = nextValue(ptr, param->name);
+      for (unsigned axis = 0; axis < param->type.rank; ++axis)
+        array.extents.push_back(nextValue(builder_.getInt64Ty(), param->name + ".shape" + std::to_string(axis)));
+      arrays_[param] = array;
+    }
+    // struct CpuBlockContext { u32 blockIdx[3], blockDim[3], gridDim[3]; void *sharedMemory; }
+    llvm::Value *context = llvmFunction_->getArg(1);
+    static const char *fields[] = {"blockIdx", "blockDim", "gridDim"};
+    for (unsigned field = 0; field < 3; ++field)
+      for (unsigned axis = 0; axis < 3; ++axis)
+        blockValues_[field][axis] = builder_.CreateLoad(
+            builder_.getInt32Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), context, field * 3 + axis),
+            std::string(fields[field]) + "." + "xyz"[axis]);
+  }
+
+  /// for z, for y, for x over the block's threads: the kernel body. A
+  /// `return` ends one thread: it continues with the next.
+  void emitThreadLoops() {
+    llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "block.done", llvmFunction_);
+    llvm::BasicBlock *after = exit;
+    std::array<llvm::BasicBlock *, 3> latches{};
+    for (int axis = 2; axis >= 0; --axis) {
+      const std::string name = std::string("thread.") + "xyz"[axis];
+      threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, name);
+      builder_.CreateStore(builder_.getInt32(0), threadIndex_[axis]);
+      auto *condition = llvm::BasicBlock::Create(context_, name + ".cond", llvmFunction_);
+      auto *body = llvm::BasicBlock::Create(context_, name + ".body", llvmFunction_);
+      latches[axis] = llvm::BasicBlock::Create(context_, name + ".next", llvmFunction_);
+      builder_.CreateBr(condition);
+      builder_.SetInsertPoint(condition);
+      llvm::Value *index = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]);
+      builder_.CreateCondBr(builder_.CreateICmpULT(index, blockValues_[1][axis]), body, after);
+      builder_.SetInsertPoint(latches[axis]);
+      builder_.CreateStore(builder_.CreateNUWAdd(builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]),
+                                                 builder_.getInt32(1)),
+                           threadIndex_[axis]);
+      builder_.CreateBr(condition);
+      builder_.SetInsertPoint(body);
+      after = latches[axis];
+    }
+    threadDone_ = latches[0];
+    block(function_.body);
+    if (!builder_.GetInsertBlock()->getTerminator())
+      builder_.CreateBr(threadDone_);
+    builder_.SetInsertPoint(exit);
+    builder_.CreateRetVoid();
+  }
+
+  void attachDebugInfo() {
     if (debug_) {
       llvm::DISubprogram *subprogram = debug_->createFunction(
           file_, function_.name, function_.name, file_, function_.loc.begin.line,
@@ -174,7 +269,10 @@ private:
     case NodeKind::If:
       return ifStmt(cast<If>(s));
     case NodeKind::Return:
-      builder_.CreateRetVoid();
+      if (target_ == LLVMTarget::NVPTX)
+        builder_.CreateRetVoid();
+      else
+        builder_.CreateBr(threadDone_); // this thread is done; on to the next
       // Code after a return is unreachable; give it a block of its own.
       builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after.return", llvmFunction_));
       return;
@@ -356,6 +454,12 @@ private:
   }
 
   llvm::Value *specialReg(const SpecialReg &r) {
+    if (target_ == LLVMTarget::Host) {
+      if (r.reg == SpecialRegKind::ThreadIdx)
+        return builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[r.axis]);
+      const int field = r.reg == SpecialRegKind::BlockIdx ? 0 : r.reg == SpecialRegKind::BlockDim ? 1 : 2;
+      return blockValues_[field][r.axis];
+    }
     static constexpr llvm::Intrinsic::ID ids[4][3] = {
         {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
          llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z},
@@ -407,6 +511,12 @@ private:
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;
+  LLVMTarget target_;
+  // Host only: the thread loop counters, the block's values, and where a
+  // thread goes when it is done.
+  std::array<llvm::AllocaInst *, 3> threadIndex_{};
+  std::array<std::array<llvm::Value *, 3>, 3> blockValues_{};
+  llvm::BasicBlock *threadDone_ = nullptr;
   llvm::DIBuilder *debug_;
   llvm::DIFile *file_;
   llvm::DIScope *scope_ = nullptr;
@@ -418,10 +528,13 @@ private:
 
 } // namespace
 
+std::string cpuEntrySymbol(const std::string &symbol) { return "pyk_cpu_" + symbol; }
+
 std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMContext &context,
                                              const LLVMEmitOptions &options) {
   auto result = std::make_unique<llvm::Module>(module.sourceName, context);
-  result->setTargetTriple("nvptx64-nvidia-cuda");
+  if (options.target == LLVMTarget::NVPTX)
+    result->setTargetTriple("nvptx64-nvidia-cuda");
   std::unique_ptr<llvm::DIBuilder> debug;
   llvm::DIFile *file = nullptr;
   bool lineInfo = options.lineInfo;
@@ -441,7 +554,7 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
   }
   for (const auto &function : module.functions) {
     const bool withLines = options.lineInfo || function->lineInfo;
-    FunctionEmitter(*function, *result, withLines ? debug.get() : nullptr, file).emit();
+    FunctionEmitter(*function, *result, options.target, withLines ? debug.get() : nullptr, file).emit();
   }
   if (debug)
     debug->finalize();

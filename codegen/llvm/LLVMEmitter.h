@@ -20,7 +20,21 @@
 
 namespace pyk::llvmgen {
 
+/// Which machine the LLVM module is for.
+enum class LLVMTarget {
+  /// GPU kernels: one PTX kernel function per kernel, one call per thread.
+  NVPTX,
+  /// The CPU device: `void pyk_cpu_NAME(void **args, const CpuBlockContext *)`
+  /// per kernel, running every thread of one block as a loop nest (see
+  /// runtime/include/pyk/Launch.h for the ABI).
+  Host,
+};
+
+/// The CPU-device entry point's name for a kernel exported as `symbol`.
+std::string cpuEntrySymbol(const std::string &symbol);
+
 struct LLVMEmitOptions {
+  LLVMTarget target = LLVMTarget::NVPTX;
   /// Attach .pyk line and column to every instruction, so that the PTX
   /// carries `.file`/`.loc` directives (no other debug information).
   bool lineInfo = false;
@@ -29,9 +43,9 @@ struct LLVMEmitOptions {
 /// The NVPTX address spaces pyk uses.
 enum AddressSpace : unsigned { Generic = 0, Global = 1, Shared = 3, Local = 5 };
 
-/// Builds the LLVM module of `module` for the target triple
-/// nvptx64-nvidia-cuda (the caller sets the data layout of its target
-/// machine). Requires verified IR; the result passes llvm::verifyModule.
+/// Builds the LLVM module of `module` for `options.target` (the caller sets
+/// the triple and data layout of its target machine). Requires verified IR;
+/// the result passes llvm::verifyModule.
 std::unique_ptr<llvm::Module> emitLLVMModule(const ir::Module &module, llvm::LLVMContext &context,
                                              const LLVMEmitOptions &options);
 

@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Runs every .pyk file in examples/ and tests/golden/ that pykc accepts
-# through both GPU backends:
+# through every backend:
 #   - the CUDA C++ must compile with nvcc for sm_90 without a warning;
-#   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90.
+#   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90;
+#   - the host code (launch functions and the CPU device's object) must
+#     compile with the C++ compiler against the runtime's headers.
 # No GPU is needed. Files are checked two at a time.
 # usage: check_gpu_backends.sh PYKC NVCC PTXAS SOURCE_ROOT
 set -euo pipefail
@@ -24,10 +26,15 @@ check_one() {
       echo "FAIL $pyk: its PTX for $arch does not assemble:"; cat "$out/log"; return 0
     fi
   done
+  if ! "$pykc" "$pyk" --emit=host -o "$out/host" >"$out/log" 2>&1 ||
+     ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/host" \
+         "$out/host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/host.o" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: its host code does not compile:"; cat "$out/log"; return 0
+  fi
   echo "PASS $pyk"
 }
 export -f check_one
-export pykc nvcc ptxas work
+export pykc nvcc ptxas work root
 
 find "$root/examples" "$root/tests/golden" -name '*.pyk' -print0 | sort -z |
   xargs -0 -n1 -P2 bash -c 'check_one "$0"' >"$work/results"

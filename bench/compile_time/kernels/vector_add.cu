@@ -1,4 +1,4 @@
-// Hand-written CUDA C++ equivalent of examples/vector_add.pyk, for the
+// Hand-written CUDA C++ equivalent of examples/vector_add/vector_add.pyk, for the
 // compile-time benchmark. No includes, so that NVRTC needs no headers.
 extern "C" __global__ void vector_add_gpu_kernel(const float *__restrict__ x, long long x_size,
                                                  const float *__restrict__ y, long long y_size, float *out,

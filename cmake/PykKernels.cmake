@@ -1,0 +1,57 @@
+# pyk_add_kernels(TARGET <target> KERNELS a.pyk [b.pyk ...]
+#                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED])
+#
+# Compiles each .pyk file with pykc at build time (again whenever it changes)
+# into NAME.pyk.h, NAME.pyk.cpp (the launch functions, with the PTX embedded)
+# and NAME.pyk.cpu.o (the CPU device's code), adds them to <target>, puts
+# their directory on its include path and links pyk::runtime. The program
+# then includes "NAME.pyk.h" and calls pyk::kernels::KERNEL(...).
+#
+# ARCH: the GPU architectures to target; the embedded PTX is compiled for the
+# first (oldest) one and the driver JIT-compiles it for newer GPUs. Default
+# sm_75, the oldest the CUDA 13 toolkit supports.
+# BACKEND: ptx (default; no nvcc needed). The CUDA C++ backend for nvcc
+# builds and CHECKED (bounds-checked kernels) are not available yet and stop
+# the configuration with an error.
+function(pyk_add_kernels)
+  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND" "KERNELS;ARCH")
+  if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
+    message(FATAL_ERROR "pyk_add_kernels: TARGET must name an existing target (got '${PYK_TARGET}')")
+  endif()
+  if(NOT PYK_KERNELS)
+    message(FATAL_ERROR "pyk_add_kernels: KERNELS lists no .pyk file")
+  endif()
+  if(PYK_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "pyk_add_kernels: unknown arguments: ${PYK_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT PYK_BACKEND)
+    set(PYK_BACKEND ptx)
+  endif()
+  if(NOT PYK_BACKEND STREQUAL "ptx")
+    message(FATAL_ERROR "pyk_add_kernels: BACKEND ${PYK_BACKEND} is not supported yet; use BACKEND ptx")
+  endif()
+  if(PYK_CHECKED)
+    message(FATAL_ERROR "pyk_add_kernels: CHECKED (bounds-checked kernels) is not supported yet")
+  endif()
+  if(NOT PYK_ARCH)
+    set(PYK_ARCH sm_75)
+  endif()
+  list(GET PYK_ARCH 0 ptx_arch)
+
+  set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/pyk_kernels/${PYK_TARGET}")
+  foreach(kernel IN LISTS PYK_KERNELS)
+    get_filename_component(kernel_path "${kernel}" ABSOLUTE)
+    get_filename_component(name "${kernel}" NAME_WE)
+    set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.cpu.o")
+    add_custom_command(
+      OUTPUT ${outputs}
+      COMMAND pyk::pykc "${kernel_path}" --emit=host --arch=${ptx_arch} -o "${out_dir}"
+      DEPENDS "${kernel_path}" pyk::pykc
+      COMMENT "pykc ${name}.pyk"
+      VERBATIM)
+    target_sources(${PYK_TARGET} PRIVATE ${outputs})
+    set_source_files_properties("${out_dir}/${name}.pyk.cpu.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+  endforeach()
+  target_include_directories(${PYK_TARGET} PRIVATE "${out_dir}")
+  target_link_libraries(${PYK_TARGET} PRIVATE pyk::runtime)
+endfunction()

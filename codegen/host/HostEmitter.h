@@ -1,0 +1,37 @@
+//===- HostEmitter.h - C++ launch functions for the kernels of a file ------===//
+//
+// For NAME.pyk, writes NAME.pyk.h (one typed launch function per kernel in
+// namespace pyk::kernels) and NAME.pyk.cpp (the embedded PTX, the kernels'
+// descriptors for the runtime, and the launch functions' bodies). The CPU
+// device's code is a separate object (HostTarget.h) that NAME.pyk.cpp
+// refers to by its entry points' names.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CODEGEN_HOST_HOSTEMITTER_H
+#define PYK_CODEGEN_HOST_HOSTEMITTER_H
+
+#include "IR.h"
+
+#include <string>
+
+namespace pyk::host {
+
+struct HostFiles {
+  std::string header; ///< NAME.pyk.h
+  std::string source; ///< NAME.pyk.cpp
+};
+
+struct HostEmitOptions {
+  /// NAME, as in NAME.pyk.h.
+  std::string baseName;
+  /// The PTX to embed (for every kernel of the module).
+  std::string ptx;
+  std::string compilerVersion;
+};
+
+/// The launch functions of every kernel in `module`.
+HostFiles emitHost(const ir::Module &module, const HostEmitOptions &options);
+
+} // namespace pyk::host
+
+#endif // PYK_CODEGEN_HOST_HOSTEMITTER_H

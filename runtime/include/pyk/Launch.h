@@ -1,0 +1,78 @@
+//===- pyk/Launch.h - Launch configuration and the kernel launch ABI -------===//
+//
+// pyk::Launch{grid, block[, shared_bytes, stream]} is what a generated launch
+// function takes. The detail:: part is the contract between the code pykc
+// generates (NAME.pyk.cpp) and the runtime; users do not need it.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_LAUNCH_H
+#define PYK_LAUNCH_H
+
+#include "pyk/Stream.h"
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+
+namespace pyk {
+
+/// A 1-, 2- or 3-D extent of a grid or block; unset dimensions are 1.
+struct Dim3 {
+  std::uint32_t x = 1, y = 1, z = 1;
+  Dim3() = default;
+  Dim3(std::uint32_t x_, std::uint32_t y_ = 1, std::uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+};
+
+/// How to launch a kernel: grid and block extents, dynamic shared memory in
+/// bytes, and the stream (null: the default stream).
+struct Launch {
+  Dim3 grid;
+  Dim3 block;
+  std::size_t shared_bytes = 0;
+  Stream *stream = nullptr;
+};
+
+namespace detail {
+
+/// What one CPU-device call of a kernel runs: all threads of one block.
+struct CpuBlockContext {
+  std::uint32_t blockIdx[3];
+  std::uint32_t blockDim[3];
+  std::uint32_t gridDim[3];
+  /// Dynamic shared memory of this block (Launch::shared_bytes bytes).
+  void *sharedMemory;
+};
+
+/// The CPU-device entry of a kernel, compiled by pykc for the host: runs
+/// every thread of the block `context` describes. `args` is laid out as for
+/// cuLaunchKernel: args[i] points to the i-th parameter value, where an
+/// array parameter is its data pointer followed by one int64 per extent.
+using CpuKernelEntry = void (*)(void **args, const CpuBlockContext *context);
+
+/// The kernels of one .pyk file, as pykc embeds them.
+struct KernelModule {
+  const char *sourceName; ///< the .pyk file, for messages
+  const char *ptx;        ///< PTX text for the GPU (null-terminated)
+  const unsigned char *cubin = nullptr; ///< optional cubin, used when it matches the GPU
+  std::size_t cubinSize = 0;
+  const char *cubinArch = nullptr; ///< "sm_90" when there is a cubin
+};
+
+/// One kernel. The runtime caches the loaded GPU function in it, so that a
+/// launch does no lookup by name.
+struct KernelInfo {
+  const KernelModule *module;
+  const char *symbol;        ///< the kernel's name in the PTX
+  CpuKernelEntry cpuEntry;   ///< the CPU device's code for it
+  unsigned argCount;         ///< entries in the args array of a launch
+  std::atomic<void *> cachedFunction{nullptr}; ///< CUfunction, filled on first GPU launch
+};
+
+/// Validates `config` (LaunchConfigError) and runs the kernel on the
+/// current device; asynchronous on a GPU.
+void launch(KernelInfo &kernel, const Launch &config, void **args);
+
+} // namespace detail
+} // namespace pyk
+
+#endif // PYK_LAUNCH_H

@@ -1,0 +1,123 @@
+//===- CpuLaunch.cpp - Running a kernel on the CPU device ------------------===//
+//
+// Each pool thread keeps one dynamic-shared-memory buffer and reuses it for
+// every block it runs (as a GPU reuses a multiprocessor's shared memory), so
+// a launch allocates nothing per block; the buffer only grows.
+//
+//===----------------------------------------------------------------------===//
+#include "CpuLaunch.h"
+
+#include "CpuStream.h"
+#include "StreamImpl.h"
+#include "ThreadPool.h"
+
+#include <cstdint>
+#include <cstring>
+#include <memory>
+#include <new>
+#include <vector>
+
+namespace pyk::detail {
+namespace {
+
+/// One thread's dynamic shared memory, reused by the blocks it runs.
+class SharedMemoryBuffer {
+public:
+  SharedMemoryBuffer() = default;
+  SharedMemoryBuffer(const SharedMemoryBuffer &) = delete;
+  SharedMemoryBuffer &operator=(const SharedMemoryBuffer &) = delete;
+  ~SharedMemoryBuffer() { release(); }
+
+  /// At least `bytes` bytes, aligned to cpuSharedMemoryAlignment.
+  void *get(std::size_t bytes) {
+    if (bytes > size_) {
+      release();
+      data_ = ::operator new(bytes, std::align_val_t{cpuSharedMemoryAlignment});
+      size_ = bytes;
+    }
+    return data_;
+  }
+
+private:
+  void release() {
+    if (data_)
+      ::operator delete(data_, std::align_val_t{cpuSharedMemoryAlignment});
+    data_ = nullptr;
+    size_ = 0;
+  }
+
+  void *data_ = nullptr;
+  std::size_t size_ = 0;
+};
+
+thread_local SharedMemoryBuffer sharedMemory;
+
+/// One launch, as the pool's loop body sees it.
+struct BlockLoop {
+  CpuKernelEntry entry;
+  void **args;
+  std::uint32_t grid[3];
+  std::uint32_t block[3];
+  std::size_t sharedBytes;
+};
+
+void runBlock(void *context, std::uint64_t index) {
+  const BlockLoop &loop = *static_cast<const BlockLoop *>(context);
+  CpuBlockContext block;
+  block.blockIdx[0] = static_cast<std::uint32_t>(index % loop.grid[0]);
+  std::uint64_t rest = index / loop.grid[0];
+  block.blockIdx[1] = static_cast<std::uint32_t>(rest % loop.grid[1]);
+  block.blockIdx[2] = static_cast<std::uint32_t>(rest / loop.grid[1]);
+  for (int axis = 0; axis < 3; ++axis) {
+    block.blockDim[axis] = loop.block[axis];
+    block.gridDim[axis] = loop.grid[axis];
+  }
+  block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
+  loop.entry(loop.args, &block);
+}
+
+/// A launch queued on a stream, with its own copy of the argument values.
+struct QueuedLaunch {
+  CpuKernelEntry entry;
+  Dim3 grid, block;
+  std::size_t sharedBytes;
+  std::vector<std::uint64_t> values; ///< argument i in values[i]
+  std::vector<void *> args;          ///< args[i] == &values[i]
+};
+
+} // namespace
+
+void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args) {
+  BlockLoop loop{entry, args, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, sharedBytes};
+  std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
+  cpuThreadPool().parallelFor(blocks, runBlock, &loop);
+}
+
+void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
+  if (!config.stream) {
+    waitForCpuStreams();
+    runCpuKernel(kernel.cpuEntry, config.grid, config.block, config.shared_bytes, args);
+    return;
+  }
+  StreamImpl &stream = checkedImpl(*config.stream, "launching a kernel");
+  // The values args points to live on the caller's stack; the queued launch
+  // keeps copies. Every pyk kernel argument fits in 8 bytes (a data pointer,
+  // an int64 extent or a scalar), and the launch ABI keeps each in 8
+  // readable bytes (Launch.h).
+  auto queued = std::make_shared<QueuedLaunch>();
+  queued->entry = kernel.cpuEntry;
+  queued->grid = config.grid;
+  queued->block = config.block;
+  queued->sharedBytes = config.shared_bytes;
+  queued->values.resize(kernel.argCount);
+  queued->args.resize(kernel.argCount);
+  for (unsigned i = 0; i < kernel.argCount; ++i) {
+    std::memcpy(&queued->values[i], args[i], sizeof(std::uint64_t));
+    queued->args[i] = &queued->values[i];
+  }
+  stream.cpu->submit([queued] {
+    runCpuKernel(queued->entry, queued->grid, queued->block, queued->sharedBytes, queued->args.data());
+  });
+}
+
+} // namespace pyk::detail

@@ -1,0 +1,35 @@
+//===- CpuLaunch.h - Running a kernel on the CPU device --------------------===//
+//
+// A CPU-device launch calls the kernel's CpuKernelEntry once per block (the
+// entry runs all threads of its block), blocks in parallel on the CPU
+// device's thread pool, each with its own dynamic shared memory.
+//
+// It does not validate the launch configuration (Launch.cpp does, for both
+// devices, before anything else).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_RUNTIME_CPULAUNCH_H
+#define PYK_RUNTIME_CPULAUNCH_H
+
+#include "pyk/Launch.h"
+
+#include <cstddef>
+
+namespace pyk::detail {
+
+/// Alignment of a block's dynamic shared memory on the CPU device.
+inline constexpr std::size_t cpuSharedMemoryAlignment = 64;
+
+/// Runs every block of the grid, blockIdx.x varying fastest, and returns
+/// when all have finished. Rethrows the first exception an entry threw.
+void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args);
+
+/// Launches `kernel` on the CPU device (`config` already validated). On the
+/// default stream it waits for the work queued on every stream, then runs
+/// the kernel before returning. On a stream it copies the arguments (8 bytes
+/// each, see KernelInfo) and queues the launch.
+void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args);
+
+} // namespace pyk::detail
+
+#endif // PYK_RUNTIME_CPULAUNCH_H

@@ -1,0 +1,133 @@
+//===- CpuStream.cpp - Streams of the CPU device ---------------------------===//
+//
+// Each CpuStream is a worker thread over a FIFO of tasks. Live streams are
+// kept in an intrusive list (no allocation, nothing to destroy at exit), so
+// that the default stream and pyk::synchronize() can wait for all of them.
+//
+//===----------------------------------------------------------------------===//
+#include "CpuStream.h"
+
+#include <utility>
+
+namespace pyk::detail {
+
+/// The live CPU streams, linked through CpuStream::nextLive_. Constant-
+/// initialised and trivially destructible, so streams that are statics of
+/// the program can register and unregister at any time.
+struct CpuStreamRegistry {
+  std::mutex mutex;
+  CpuStream *head = nullptr;
+
+  void add(CpuStream &stream) {
+    std::lock_guard lock(mutex);
+    stream.nextLive_ = head;
+    head = &stream;
+  }
+
+  void remove(CpuStream &stream) {
+    std::lock_guard lock(mutex);
+    for (CpuStream **link = &head; *link; link = &(*link)->nextLive_) {
+      if (*link == &stream) {
+        *link = stream.nextLive_;
+        return;
+      }
+    }
+  }
+
+  /// Waits for every live stream; returns the first error one of them
+  /// holds, taking it, when `takeErrors`.
+  std::exception_ptr waitForAll(bool takeErrors) {
+    std::exception_ptr first;
+    // The lock is held while waiting: a stream unregisters (in its
+    // destructor) only after its worker is done, so none of them goes away
+    // under this loop, and no stream's work takes this lock.
+    std::lock_guard lock(mutex);
+    for (CpuStream *stream = head; stream; stream = stream->nextLive_) {
+      stream->wait();
+      if (!takeErrors)
+        continue;
+      std::lock_guard streamLock(stream->mutex_);
+      std::exception_ptr error = std::exchange(stream->error_, nullptr);
+      if (error && !first)
+        first = error;
+    }
+    return first;
+  }
+};
+
+namespace {
+constinit CpuStreamRegistry registry;
+} // namespace
+
+CpuStream::CpuStream() {
+  worker_ = std::thread([this] { run(); });
+  registry.add(*this);
+}
+
+CpuStream::~CpuStream() {
+  {
+    std::lock_guard lock(mutex_);
+    stopping_ = true;
+  }
+  workArrived_.notify_one();
+  worker_.join();
+  registry.remove(*this);
+}
+
+void CpuStream::submit(Task task) {
+  {
+    std::lock_guard lock(mutex_);
+    queue_.push_back(std::move(task));
+    ++submitted_;
+  }
+  workArrived_.notify_one();
+}
+
+void CpuStream::wait() noexcept {
+  std::unique_lock lock(mutex_);
+  std::uint64_t target = submitted_;
+  workDone_.wait(lock, [&] { return completed_ >= target; });
+}
+
+void CpuStream::synchronize() {
+  wait();
+  std::exception_ptr error;
+  {
+    std::lock_guard lock(mutex_);
+    error = std::exchange(error_, nullptr);
+  }
+  if (error)
+    std::rethrow_exception(error);
+}
+
+void CpuStream::run() {
+  std::unique_lock lock(mutex_);
+  for (;;) {
+    workArrived_.wait(lock, [&] { return stopping_ || !queue_.empty(); });
+    if (queue_.empty())
+      return; // stopping, and all submitted work is done
+    Task task = std::move(queue_.front());
+    queue_.pop_front();
+    lock.unlock();
+    try {
+      task();
+    } catch (...) {
+      std::lock_guard errorLock(mutex_);
+      if (!error_)
+        error_ = std::current_exception();
+    }
+    task = nullptr; // release what the task captured before reporting it done
+    lock.lock();
+    ++completed_;
+    workDone_.notify_all();
+  }
+}
+
+void waitForCpuStreams() noexcept { registry.waitForAll(false); }
+
+void synchronizeCpuStreams() {
+  if (std::exception_ptr error = registry.waitForAll(true))
+    std::rethrow_exception(error);
+}
+
+} // namespace pyk::detail

@@ -1,0 +1,74 @@
+//===- CpuStream.h - Streams of the CPU device -----------------------------===//
+//
+// A CPU stream is a worker thread that runs the work submitted to it (kernel
+// launches, copies, event markers) one item at a time, in submission order.
+//
+// The CPU device's default stream behaves like CUDA's legacy default stream:
+// work on it starts only after all work submitted earlier to every stream
+// has finished (waitForCpuStreams), and it runs synchronously in the calling
+// thread, so later work on any stream follows it. Freeing device memory waits
+// the same way, as cuMemFree does, so an array may be destroyed while a
+// stream still has work that uses it queued.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_RUNTIME_CPUSTREAM_H
+#define PYK_RUNTIME_CPUSTREAM_H
+
+#include <condition_variable>
+#include <cstdint>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <mutex>
+#include <thread>
+
+namespace pyk::detail {
+
+class CpuStream {
+public:
+  using Task = std::function<void()>;
+
+  /// Starts the worker thread.
+  CpuStream();
+  /// Finishes the work already submitted, then stops the worker.
+  ~CpuStream();
+  CpuStream(const CpuStream &) = delete;
+  CpuStream &operator=(const CpuStream &) = delete;
+
+  /// Queues `task` behind the work submitted before. An exception it throws
+  /// is kept and rethrown by the next synchronize().
+  void submit(Task task);
+  /// Waits until the work submitted before this call has finished.
+  void wait() noexcept;
+  /// wait(), then rethrows the first exception a task threw since the last
+  /// synchronize().
+  void synchronize();
+
+private:
+  friend struct CpuStreamRegistry;
+  void run();
+
+  std::mutex mutex_;
+  std::condition_variable workArrived_;
+  std::condition_variable workDone_;
+  std::deque<Task> queue_;
+  std::uint64_t submitted_ = 0; ///< tasks ever submitted
+  std::uint64_t completed_ = 0; ///< tasks ever finished
+  bool stopping_ = false;
+  std::exception_ptr error_;
+  std::thread worker_;
+  CpuStream *nextLive_ = nullptr; ///< the list of live streams (CpuStream.cpp)
+};
+
+/// Waits until the work submitted so far to every CPU stream has finished
+/// (the ordering of the legacy default stream). Errors stay with their
+/// streams.
+void waitForCpuStreams() noexcept;
+
+/// waitForCpuStreams(), then rethrows the first error any stream's work
+/// raised (pyk::synchronize() on the CPU device).
+void synchronizeCpuStreams();
+
+} // namespace pyk::detail
+
+#endif // PYK_RUNTIME_CPUSTREAM_H

@@ -1,0 +1,196 @@
+//===- CudaLaunch.cpp - Loading modules and launching kernels on the GPU ---===//
+//
+// The slow paths (first launch of a kernel, a launch with more dynamic
+// shared memory than a kernel gets by default, a failed launch) take one
+// mutex and may allocate; the fast path takes neither.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaLaunch.h"
+
+#include "CudaErrors.h"
+#include "DeviceState.h"
+#include "LaunchCheck.h"
+#include "StreamImpl.h"
+#include "pyk/Error.h"
+
+#include <cstdint>
+#include <mutex>
+#include <unordered_map>
+#include <utility>
+#include <vector>
+
+namespace pyk::detail {
+namespace {
+
+using cuda::CUfunction;
+using cuda::CUmodule;
+using cuda::CUresult;
+
+/// Loaded modules and the per-function opt-ins to large shared memory.
+/// Never destroyed, so launches from static destructors still work.
+struct ModuleCache {
+  std::mutex mutex;
+  std::unordered_map<const KernelModule *, CUmodule> modules;
+  /// The dynamic shared memory each function was allowed with
+  /// cuFuncSetAttribute (only functions launched with more than the default).
+  std::vector<std::pair<CUfunction, std::size_t>> sharedOptIns;
+};
+
+ModuleCache &moduleCache() {
+  static ModuleCache *cache = new ModuleCache;
+  return *cache;
+}
+
+/// Bytes for each of the JIT compiler's info and error logs.
+constexpr std::size_t jitLogBytes = 16 * 1024;
+
+/// cuModuleLoadDataEx with the JIT logs; the error log goes to `errorLog`.
+CUresult loadImage(const cuda::Driver &cu, CUmodule &module, const void *image, std::string &errorLog) {
+  std::vector<char> info(jitLogBytes, '\0'), error(jitLogBytes, '\0');
+  cuda::CUjit_option options[] = {cuda::CU_JIT_INFO_LOG_BUFFER, cuda::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                                  cuda::CU_JIT_ERROR_LOG_BUFFER, cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[] = {info.data(), reinterpret_cast<void *>(static_cast<std::uintptr_t>(info.size() - 1)), error.data(),
+                    reinterpret_cast<void *>(static_cast<std::uintptr_t>(error.size() - 1))};
+  CUresult code = cu.cuModuleLoadDataEx(&module, image, 4, options, values);
+  errorLog.assign(error.data());
+  while (!errorLog.empty() && (errorLog.back() == '\n' || errorLog.back() == ' '))
+    errorLog.pop_back();
+  return code;
+}
+
+bool cubinMatches(const KernelModule &module, const DeviceState &state) {
+  if (!module.cubin || module.cubinSize == 0 || !module.cubinArch)
+    return false;
+  std::string arch = "sm_" + std::to_string(state.computeMajor) + std::to_string(state.computeMinor);
+  return module.cubinArch == arch || module.cubinArch == arch + "a";
+}
+
+/// The loaded module of `kernel`, loading it on first use. Needs the cache's mutex.
+CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelInfo &kernel) {
+  const KernelModule &module = *kernel.module;
+  if (auto it = cache.modules.find(&module); it != cache.modules.end())
+    return it->second;
+  const char *source = module.sourceName ? module.sourceName : "the kernels";
+  CUmodule loaded = nullptr;
+  std::string log, cubinFailure;
+  if (cubinMatches(module, state)) {
+    CUresult code = loadImage(*state.cu, loaded, module.cubin, log);
+    if (code == cuda::CUDA_SUCCESS)
+      return cache.modules[&module] = loaded;
+    cubinFailure = " (its " + std::string(module.cubinArch) + " cubin failed too: " +
+                   cuda::describeFailure("cuModuleLoadDataEx", code, log) + ")";
+  }
+  if (!module.ptx)
+    throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on " + state.name + ": " + source +
+                " was compiled without PTX" + cubinFailure + "; rebuild it with pykc for this GPU");
+  CUresult code = loadImage(*state.cu, loaded, module.ptx, log);
+  if (code != cuda::CUDA_SUCCESS) {
+    std::string message = cuda::errorMessage("cuModuleLoadDataEx", code,
+                                             "loading the PTX of " + std::string(source) + " for " + state.name) +
+                          cubinFailure;
+    if (!log.empty())
+      message += "\nthe JIT compiler's log:\n" + log;
+    throw CudaError("cuModuleLoadDataEx", code, cuda::errorName(code), message);
+  }
+  return cache.modules[&module] = loaded;
+}
+
+/// The kernel's CUfunction, loading its module on first use; caches it in
+/// kernel.cachedFunction.
+CUfunction loadFunction(const DeviceState &state, KernelInfo &kernel) {
+  if (!kernel.module)
+    throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on " + state.name + ": it has no GPU module");
+  ModuleCache &cache = moduleCache();
+  std::lock_guard lock(cache.mutex);
+  if (void *function = kernel.cachedFunction.load(std::memory_order_acquire))
+    return static_cast<CUfunction>(function); // another thread loaded it
+  CUmodule module = loadModule(cache, state, kernel);
+  CUfunction function = nullptr;
+  CUresult code = state.cu->cuModuleGetFunction(&function, module, kernel.symbol);
+  if (code == cuda::CUDA_ERROR_NOT_FOUND)
+    cuda::throwError("cuModuleGetFunction", code,
+                     "the GPU code of " + kernelLabel(kernel) + " has no kernel named '" + kernel.symbol +
+                         "': the generated files are out of date; rebuild them with pykc");
+  if (code != cuda::CUDA_SUCCESS)
+    cuda::throwError("cuModuleGetFunction", code, "looking up " + kernelLabel(kernel));
+  kernel.cachedFunction.store(function, std::memory_order_release);
+  return function;
+}
+
+int functionAttribute(const DeviceState &state, CUfunction function, int which) {
+  int value = -1;
+  if (state.cu->cuFuncGetAttribute(&value, which, function) != cuda::CUDA_SUCCESS)
+    return -1;
+  return value;
+}
+
+/// Lets `function` use `bytes` of dynamic shared memory (more than the
+/// default), once per function and size.
+void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const Launch &config, CUfunction function) {
+  ModuleCache &cache = moduleCache();
+  std::lock_guard lock(cache.mutex);
+  for (const auto &[f, allowed] : cache.sharedOptIns)
+    if (f == function && allowed >= config.shared_bytes)
+      return;
+  int staticBytes = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+  if (staticBytes > 0 && static_cast<std::size_t>(staticBytes) + config.shared_bytes > state.limits.maxSharedBytes)
+    throw LaunchConfigError("pyk: cannot launch " + launchLabel(kernel, config) + ": it has " +
+                            std::to_string(staticBytes) + " bytes of static shared memory, and with " +
+                            std::to_string(config.shared_bytes) + " dynamic bytes needs " +
+                            std::to_string(staticBytes + config.shared_bytes) + "; " + state.name +
+                            " allows at most " + std::to_string(state.limits.maxSharedBytes) + " bytes per block");
+  CUresult code = state.cu->cuFuncSetAttribute(function, cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                                               static_cast<int>(config.shared_bytes));
+  if (code != cuda::CUDA_SUCCESS)
+    cuda::throwError("cuFuncSetAttribute", code,
+                     "allowing " + kernelLabel(kernel) + " " + std::to_string(config.shared_bytes) +
+                         " bytes of dynamic shared memory");
+  for (auto &[f, allowed] : cache.sharedOptIns)
+    if (f == function) {
+      allowed = config.shared_bytes;
+      return;
+    }
+  cache.sharedOptIns.emplace_back(function, config.shared_bytes);
+}
+
+/// The CudaError of a failed cuLaunchKernel, with what the kernel's
+/// attributes say about the cause where they can.
+[[noreturn]] void throwLaunchError(const DeviceState &state, const KernelInfo &kernel, const Launch &config,
+                                   CUfunction function, CUresult code) {
+  std::string what = "launching " + launchLabel(kernel, config);
+  std::uint64_t threads = std::uint64_t{config.block.x} * config.block.y * config.block.z;
+  if (code == 701 /* CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES */) {
+    int maxThreads = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
+    int registers = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS);
+    if (maxThreads > 0 && threads > static_cast<std::uint64_t>(maxThreads))
+      what += "; the kernel uses " + std::to_string(registers) + " registers per thread, so a block of it can have "
+              "at most " + std::to_string(maxThreads) + " threads, not " + std::to_string(threads);
+  }
+  if (code == 1 /* CUDA_ERROR_INVALID_VALUE */) {
+    int staticBytes = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
+    if (staticBytes > 0 && static_cast<std::size_t>(staticBytes) + config.shared_bytes > state.defaultSharedBytes)
+      what += "; its " + std::to_string(staticBytes) + " bytes of static shared memory and " +
+              std::to_string(config.shared_bytes) + " dynamic bytes exceed the " +
+              std::to_string(state.defaultSharedBytes) + " bytes a block gets";
+  }
+  cuda::throwError("cuLaunchKernel", code, what);
+}
+
+} // namespace
+
+void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
+  const DeviceState &state = cudaState();
+  auto function = static_cast<CUfunction>(kernel.cachedFunction.load(std::memory_order_acquire));
+  if (!function)
+    function = loadFunction(state, kernel);
+  if (config.shared_bytes > state.defaultSharedBytes)
+    allowSharedMemory(state, kernel, config, function);
+  cuda::CUstream stream = config.stream ? checkedImpl(*config.stream, "launching a kernel").cuStream : nullptr;
+  CUresult code = state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
+                                           config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes),
+                                           stream, args, nullptr);
+  if (code != cuda::CUDA_SUCCESS)
+    throwLaunchError(state, kernel, config, function, code);
+}
+
+} // namespace pyk::detail

@@ -1,0 +1,27 @@
+//===- CudaLaunch.h - Launching a kernel on the GPU ------------------------===//
+//
+// The first GPU launch of a kernel loads its module (once per KernelModule,
+// the embedded cubin when it matches the GPU, else the PTX through the
+// driver's JIT) and looks up its CUfunction, which it caches in the
+// KernelInfo. Every later launch reads that atomic and calls cuLaunchKernel:
+// no allocation, no string work, no lookup.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_RUNTIME_CUDALAUNCH_H
+#define PYK_RUNTIME_CUDALAUNCH_H
+
+#include "pyk/Launch.h"
+
+namespace pyk::detail {
+
+/// Launches `kernel` on the GPU (`config` already validated), asynchronously
+/// on `config.stream` or the default stream. Throws CudaError naming the
+/// failed call (cuModuleLoadDataEx with the JIT compiler's log,
+/// cuModuleGetFunction, cuLaunchKernel) and LaunchConfigError when the
+/// kernel's static shared memory and the dynamic shared memory together
+/// exceed the GPU's limit.
+void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args);
+
+} // namespace pyk::detail
+
+#endif // PYK_RUNTIME_CUDALAUNCH_H

@@ -1,0 +1,195 @@
+//===- Device.cpp - Selecting the device, once per process -----------------===//
+//
+// Algorithm (runs once, on the first use of the runtime):
+//  1. PYK_DEVICE=cpu: the CPU device. Any value other than unset, empty,
+//     "cpu" or "cuda": DeviceError.
+//  2. Otherwise try the GPU: load libcuda.so.1, cuInit, find device 0,
+//     retain its primary context, read its launch limits.
+//  3. It works: the GPU. It does not and PYK_DEVICE=cuda: DeviceError saying
+//     why (the error is kept and thrown again on every later use). It does
+//     not and PYK_DEVICE is unset: the CPU device, with one line on stderr
+//     when a driver was found (a GPU was expected) and silently when there is
+//     no driver at all (the normal case on machines without a GPU).
+//
+//===----------------------------------------------------------------------===//
+#include "CpuStream.h"
+#include "CudaErrors.h"
+#include "DeviceState.h"
+#include "pyk/Device.h"
+#include "pyk/Error.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdio>
+#include <cstdlib>
+#include <thread>
+
+namespace pyk {
+namespace detail {
+namespace {
+
+/// The most CPU threads PYK_CPU_THREADS may ask for.
+constexpr unsigned maxCpuThreads = 1024;
+
+struct Selection {
+  DeviceState state;
+  std::string error; ///< non-empty: the requested device cannot be used
+};
+
+std::string lowercase(std::string text) {
+  std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
+  return text;
+}
+
+/// The CPU device, with PYK_CPU_THREADS threads or one per hardware thread.
+Selection selectCpu() {
+  Selection selection;
+  DeviceState &state = selection.state;
+  state.kind = DeviceKind::Cpu;
+  unsigned threads = std::max(1u, std::thread::hardware_concurrency());
+  if (const char *text = std::getenv("PYK_CPU_THREADS"); text && *text) {
+    char *end = nullptr;
+    long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < 1 || value > static_cast<long>(maxCpuThreads)) {
+      selection.error = std::string("pyk: PYK_CPU_THREADS is '") + text + "'; set it to a whole number from 1 to " +
+                        std::to_string(maxCpuThreads) + ", or unset it to use one thread per hardware thread";
+      return selection;
+    }
+    threads = static_cast<unsigned>(value);
+  }
+  state.cpuThreads = threads;
+  state.name = "CPU device (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");
+  return selection;
+}
+
+int attribute(const cuda::Driver &cu, int which, cuda::CUdevice device, int fallback) {
+  int value = 0;
+  if (cu.cuDeviceGetAttribute(&value, which, device) != cuda::CUDA_SUCCESS || value <= 0)
+    return fallback;
+  return value;
+}
+
+/// Reads the launch limits of `state.device` into `state`.
+void readLimits(DeviceState &state) {
+  const cuda::Driver &cu = *state.cu;
+  LaunchLimits &limits = state.limits;
+  limits.maxThreadsPerBlock = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_THREADS_PER_BLOCK, state.device, 1024);
+  limits.maxBlock[0] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_X, state.device, 1024);
+  limits.maxBlock[1] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Y, state.device, 1024);
+  limits.maxBlock[2] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_BLOCK_DIM_Z, state.device, 64);
+  limits.maxGrid[0] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, state.device, 2147483647);
+  limits.maxGrid[1] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, state.device, 65535);
+  limits.maxGrid[2] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, state.device, 65535);
+  state.defaultSharedBytes =
+      static_cast<std::size_t>(attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, state.device, 48 * 1024));
+  limits.maxSharedBytes = std::max<std::size_t>(
+      state.defaultSharedBytes,
+      static_cast<std::size_t>(
+          attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, state.device, 0)));
+}
+
+/// Makes `state` the GPU. Returns false with the reason in `whyNot`, and
+/// whether a driver library was found at all in `driverFound`.
+bool trySelectCuda(DeviceState &state, std::string &whyNot, bool &driverFound) {
+  const cuda::Driver *cu = cuda::loadDriver(&whyNot);
+  driverFound = cu != nullptr;
+  if (!cu)
+    return false;
+  if (cuda::CUresult code = cu->cuInit(0); code != cuda::CUDA_SUCCESS) {
+    whyNot = cuda::describeFailure("cuInit", code);
+    return false;
+  }
+  int count = 0;
+  if (cuda::CUresult code = cu->cuDeviceGetCount(&count); code != cuda::CUDA_SUCCESS) {
+    whyNot = cuda::describeFailure("cuDeviceGetCount", code);
+    return false;
+  }
+  if (count == 0) {
+    whyNot = "the CUDA driver sees no GPU; check nvidia-smi and CUDA_VISIBLE_DEVICES";
+    return false;
+  }
+  state.cu = cu;
+  if (cuda::CUresult code = cu->cuDeviceGet(&state.device, 0); code != cuda::CUDA_SUCCESS) {
+    whyNot = cuda::describeFailure("cuDeviceGet", code, "GPU 0");
+    return false;
+  }
+  char name[256] = {};
+  if (cu->cuDeviceGetName(name, sizeof(name) - 1, state.device) != cuda::CUDA_SUCCESS || name[0] == '\0')
+    std::snprintf(name, sizeof(name), "GPU %d", state.device);
+  state.computeMajor = attribute(*cu, cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, state.device, 0);
+  state.computeMinor = std::max(0, attribute(*cu, cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, state.device, 0));
+  state.name = std::string(name) + " (sm_" + std::to_string(state.computeMajor) + std::to_string(state.computeMinor) + ")";
+  if (cuda::CUresult code = cu->cuDevicePrimaryCtxRetain(&state.context, state.device); code != cuda::CUDA_SUCCESS) {
+    whyNot = cuda::describeFailure("cuDevicePrimaryCtxRetain", code, state.name);
+    return false;
+  }
+  readLimits(state);
+  state.kind = DeviceKind::Cuda;
+  return true;
+}
+
+Selection select() {
+  const char *env = std::getenv("PYK_DEVICE");
+  std::string request = lowercase(env ? env : "");
+  if (request == "cpu")
+    return selectCpu();
+  if (!request.empty() && request != "cuda") {
+    Selection selection;
+    selection.error = std::string("pyk: PYK_DEVICE is '") + env +
+                      "'; set it to 'cpu' or 'cuda', or unset it to use a GPU when there is one and the CPU "
+                      "device otherwise";
+    return selection;
+  }
+  Selection selection;
+  std::string whyNot;
+  bool driverFound = false;
+  if (trySelectCuda(selection.state, whyNot, driverFound))
+    return selection;
+  if (request == "cuda") {
+    selection.error = "pyk: PYK_DEVICE=cuda, but no GPU can be used: " + whyNot +
+                      ". Unset PYK_DEVICE or set PYK_DEVICE=cpu to run kernels on the CPU device";
+    return selection;
+  }
+  Selection cpu = selectCpu();
+  if (driverFound && cpu.error.empty())
+    std::fprintf(stderr, "pyk: note: running kernels on the CPU device: a CUDA driver is installed but no GPU can be "
+                         "used (%s)\n",
+                 whyNot.c_str());
+  return cpu;
+}
+
+} // namespace
+
+const DeviceState &deviceState() {
+  static const Selection selection = select();
+  if (!selection.error.empty())
+    throw DeviceError(selection.error);
+  return selection.state;
+}
+
+const DeviceState &cudaState() {
+  const DeviceState &state = deviceState();
+  thread_local cuda::CUcontext current = nullptr;
+  if (current != state.context) {
+    cuda::check(state.cu->cuCtxSetCurrent(state.context), "cuCtxSetCurrent");
+    current = state.context;
+  }
+  return state;
+}
+
+} // namespace detail
+
+DeviceKind current_device() { return detail::deviceState().kind; }
+
+std::string device_name() { return detail::deviceState().name; }
+
+void synchronize() {
+  const detail::DeviceState &state = detail::deviceState();
+  if (state.kind == DeviceKind::Cpu)
+    return detail::synchronizeCpuStreams();
+  cuda::CUresult code = detail::cudaState().cu->cuCtxSynchronize();
+  if (code != cuda::CUDA_SUCCESS)
+    cuda::throwError("cuCtxSynchronize", code, "a kernel or copy that ran before this pyk::synchronize() failed");
+}
+
+} // namespace pyk

@@ -1,0 +1,92 @@
+//===- Launch.cpp - detail::launch: check the configuration, then run ------===//
+//
+// The one entry point of every generated launch function. It validates the
+// configuration against the selected device's limits (LaunchConfigError),
+// then hands the launch to the GPU (CudaLaunch.cpp) or the CPU device
+// (CpuLaunch.cpp).
+//
+//===----------------------------------------------------------------------===//
+#include "CpuLaunch.h"
+#include "CudaLaunch.h"
+#include "LaunchCheck.h"
+#include "pyk/Error.h"
+#include "pyk/Launch.h"
+
+#include <cstdint>
+
+namespace pyk::detail {
+namespace {
+
+std::string dims(const Dim3 &d) {
+  return "(" + std::to_string(d.x) + ", " + std::to_string(d.y) + ", " + std::to_string(d.z) + ")";
+}
+
+std::string deviceLabel(const DeviceState &state) {
+  return state.kind == DeviceKind::Cpu ? std::string("the CPU device") : state.name;
+}
+
+[[noreturn]] void reject(const KernelInfo &kernel, const Launch &config, const std::string &why) {
+  throw LaunchConfigError("pyk: cannot launch " + launchLabel(kernel, config) + ": " + why);
+}
+
+/// Checks one of grid/block's three dimensions against its limit.
+void checkExtent(const KernelInfo &kernel, const Launch &config, const char *what, const char *axis,
+                 std::uint32_t extent, std::uint64_t limit, const DeviceState &state) {
+  if (extent <= limit)
+    return;
+  reject(kernel, config,
+         std::string(what) + "." + axis + " is " + std::to_string(extent) + "; " + deviceLabel(state) + " allows " +
+             what + "." + axis + " up to " + std::to_string(limit));
+}
+
+} // namespace
+
+std::string kernelLabel(const KernelInfo &kernel) {
+  std::string label = kernel.symbol ? kernel.symbol : "a kernel";
+  if (kernel.module && kernel.module->sourceName)
+    label += std::string(" (from ") + kernel.module->sourceName + ")";
+  return label;
+}
+
+std::string launchLabel(const KernelInfo &kernel, const Launch &config) {
+  return kernelLabel(kernel) + " with grid " + dims(config.grid) + " and block " + dims(config.block);
+}
+
+void validateLaunch(const KernelInfo &kernel, const Launch &config, const DeviceState &state) {
+  const Dim3 &grid = config.grid, &block = config.block;
+  if (grid.x == 0 || grid.y == 0 || grid.z == 0 || block.x == 0 || block.y == 0 || block.z == 0)
+    reject(kernel, config,
+           std::string(grid.x == 0 || grid.y == 0 || grid.z == 0 ? "the grid" : "the block") +
+               " has a zero dimension; every grid and block dimension must be at least 1 (a grid of 0 blocks "
+               "launches nothing: skip the launch instead)");
+  const LaunchLimits &limits = state.limits;
+  std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  if (threads > limits.maxThreadsPerBlock)
+    reject(kernel, config,
+           "a block of " + std::to_string(threads) + " threads is too large; " + deviceLabel(state) +
+               " allows at most " + std::to_string(limits.maxThreadsPerBlock) +
+               " threads per block (block.x * block.y * block.z): use more blocks of fewer threads");
+  checkExtent(kernel, config, "block", "x", block.x, limits.maxBlock[0], state);
+  checkExtent(kernel, config, "block", "y", block.y, limits.maxBlock[1], state);
+  checkExtent(kernel, config, "block", "z", block.z, limits.maxBlock[2], state);
+  checkExtent(kernel, config, "grid", "x", grid.x, limits.maxGrid[0], state);
+  checkExtent(kernel, config, "grid", "y", grid.y, limits.maxGrid[1], state);
+  checkExtent(kernel, config, "grid", "z", grid.z, limits.maxGrid[2], state);
+  if (config.shared_bytes > limits.maxSharedBytes)
+    reject(kernel, config,
+           std::to_string(config.shared_bytes) + " bytes of dynamic shared memory per block is too much; " +
+               deviceLabel(state) + " allows at most " + std::to_string(limits.maxSharedBytes) + " bytes per block");
+}
+
+void launch(KernelInfo &kernel, const Launch &config, void **args) {
+  const DeviceState &state = deviceState();
+  validateLaunch(kernel, config, state);
+  if (state.kind == DeviceKind::Cuda)
+    return launchOnGpu(kernel, config, args);
+  if (!kernel.cpuEntry)
+    throw Error("pyk: cannot launch " + kernelLabel(kernel) +
+                " on the CPU device: it was compiled without CPU-device code; rebuild it with pykc, or run on a GPU");
+  launchOnCpu(kernel, config, args);
+}
+
+} // namespace pyk::detail

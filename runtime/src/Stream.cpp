@@ -1,0 +1,177 @@
+//===- Stream.cpp - pyk::Stream and pyk::Event on both devices -------------===//
+//
+// GPU: a CUstream created with CU_STREAM_DEFAULT (ordered with the legacy
+// default stream, like the CPU device's streams) and a CUevent with timing.
+// CPU device: a CpuStream, and an event marker queued on it (CpuEventState).
+//
+//===----------------------------------------------------------------------===//
+#include "StreamImpl.h"
+
+#include "CudaErrors.h"
+#include "DeviceState.h"
+#include "pyk/Error.h"
+
+#include <chrono>
+
+namespace pyk {
+namespace detail {
+
+StreamImpl &checkedImpl(const Stream &stream, const char *operation) {
+  if (!stream.impl())
+    throw Error(std::string("pyk: ") + operation + ": the stream was moved from; use the stream it was moved to");
+  return *stream.impl();
+}
+
+void CpuEventState::reach(std::uint64_t generation) {
+  {
+    std::lock_guard lock(mutex);
+    if (generation <= reached)
+      return;
+    reached = generation;
+    time = std::chrono::steady_clock::now();
+  }
+  reachedChanged.notify_all();
+}
+
+namespace {
+
+EventImpl &checkedEventImpl(const Event &event, const char *operation) {
+  if (!event.impl())
+    throw Error(std::string("pyk: ") + operation + ": the event was moved from; use the event it was moved to");
+  return *event.impl();
+}
+
+/// A CPU event's time, checking that it was recorded and has been reached.
+std::chrono::steady_clock::time_point reachedTime(CpuEventState &state, const char *which) {
+  std::lock_guard lock(state.mutex);
+  if (state.recorded == 0)
+    throw Error(std::string("pyk: Event::elapsed_ms: the ") + which + " event was never recorded; call record() on it first");
+  if (state.reached < state.recorded)
+    throw Error(std::string("pyk: Event::elapsed_ms: the ") + which +
+                " event's stream has not reached it yet; call synchronize() on the event first");
+  return state.time;
+}
+
+} // namespace
+} // namespace detail
+
+Stream::Stream() : impl_(std::make_unique<detail::StreamImpl>()) {
+  const detail::DeviceState &state = detail::deviceState();
+  impl_->kind = state.kind;
+  if (state.kind == DeviceKind::Cpu) {
+    impl_->cpu = std::make_unique<detail::CpuStream>();
+    return;
+  }
+  cuda::check(detail::cudaState().cu->cuStreamCreate(&impl_->cuStream, cuda::CU_STREAM_DEFAULT), "cuStreamCreate");
+}
+
+Stream::~Stream() {
+  if (!impl_ || impl_->kind == DeviceKind::Cpu)
+    return; // the CpuStream finishes its work in its destructor
+  try {
+    // Work still queued completes; the driver frees the stream after it.
+    (void)detail::cudaState().cu->cuStreamDestroy(impl_->cuStream);
+  } catch (...) {
+  }
+}
+
+Stream::Stream(Stream &&) noexcept = default;
+Stream &Stream::operator=(Stream &&other) noexcept {
+  if (this != &other) {
+    Stream old(std::move(*this)); // destroys the stream this held
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+
+void Stream::synchronize() {
+  detail::StreamImpl &impl = detail::checkedImpl(*this, "Stream::synchronize");
+  if (impl.kind == DeviceKind::Cpu)
+    return impl.cpu->synchronize();
+  cuda::CUresult code = detail::cudaState().cu->cuStreamSynchronize(impl.cuStream);
+  if (code != cuda::CUDA_SUCCESS)
+    cuda::throwError("cuStreamSynchronize", code, "a kernel or copy queued on this stream failed");
+}
+
+Event::Event() : impl_(std::make_unique<detail::EventImpl>()) {
+  const detail::DeviceState &state = detail::deviceState();
+  impl_->kind = state.kind;
+  if (state.kind == DeviceKind::Cpu) {
+    impl_->cpu = std::make_shared<detail::CpuEventState>();
+    return;
+  }
+  cuda::check(detail::cudaState().cu->cuEventCreate(&impl_->cuEvent, cuda::CU_EVENT_DEFAULT), "cuEventCreate");
+}
+
+Event::~Event() {
+  if (!impl_ || impl_->kind == DeviceKind::Cpu)
+    return; // a queued marker keeps the CPU state alive until it runs
+  try {
+    (void)detail::cudaState().cu->cuEventDestroy(impl_->cuEvent);
+  } catch (...) {
+  }
+}
+
+Event::Event(Event &&) noexcept = default;
+Event &Event::operator=(Event &&other) noexcept {
+  if (this != &other) {
+    Event old(std::move(*this));
+    impl_ = std::move(other.impl_);
+  }
+  return *this;
+}
+
+void Event::record(Stream *stream) {
+  detail::EventImpl &impl = detail::checkedEventImpl(*this, "Event::record");
+  if (impl.kind == DeviceKind::Cuda) {
+    cuda::CUstream handle = stream ? detail::checkedImpl(*stream, "Event::record").cuStream : nullptr;
+    cuda::check(detail::cudaState().cu->cuEventRecord(impl.cuEvent, handle), "cuEventRecord");
+    return;
+  }
+  std::shared_ptr<detail::CpuEventState> state = impl.cpu;
+  std::uint64_t generation;
+  {
+    std::lock_guard lock(state->mutex);
+    generation = ++state->recorded;
+  }
+  if (!stream) {
+    // The default stream: the point after all work queued so far.
+    detail::waitForCpuStreams();
+    state->reach(generation);
+    return;
+  }
+  detail::checkedImpl(*stream, "Event::record").cpu->submit([state, generation] { state->reach(generation); });
+}
+
+void Event::synchronize() {
+  detail::EventImpl &impl = detail::checkedEventImpl(*this, "Event::synchronize");
+  if (impl.kind == DeviceKind::Cuda) {
+    cuda::CUresult code = detail::cudaState().cu->cuEventSynchronize(impl.cuEvent);
+    if (code != cuda::CUDA_SUCCESS)
+      cuda::throwError("cuEventSynchronize", code, "a kernel or copy queued before the event failed");
+    return;
+  }
+  detail::CpuEventState &state = *impl.cpu;
+  std::unique_lock lock(state.mutex);
+  std::uint64_t target = state.recorded;
+  state.reachedChanged.wait(lock, [&] { return state.reached >= target; });
+}
+
+float Event::elapsed_ms(const Event &start) const {
+  detail::EventImpl &end = detail::checkedEventImpl(*this, "Event::elapsed_ms");
+  detail::EventImpl &begin = detail::checkedEventImpl(start, "Event::elapsed_ms");
+  if (end.kind == DeviceKind::Cuda) {
+    float milliseconds = 0;
+    cuda::CUresult code = detail::cudaState().cu->cuEventElapsedTime(&milliseconds, begin.cuEvent, end.cuEvent);
+    if (code == cuda::CUDA_ERROR_NOT_READY)
+      cuda::throwError("cuEventElapsedTime", code, "an event has not been reached; call synchronize() on it first");
+    if (code != cuda::CUDA_SUCCESS)
+      cuda::throwError("cuEventElapsedTime", code, "both events must have been recorded and reached");
+    return milliseconds;
+  }
+  auto from = detail::reachedTime(*begin.cpu, "start");
+  auto to = detail::reachedTime(*end.cpu, "end");
+  return std::chrono::duration<float, std::milli>(to - from).count();
+}
+
+} // namespace pyk

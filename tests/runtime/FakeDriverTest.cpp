@@ -1,0 +1,221 @@
+//===- FakeDriverTest.cpp - The GPU path, on the fake CUDA driver ----------===//
+//
+// What a real GPU cannot be made to do on demand (a JIT failure, a launch
+// out of resources, an asynchronous error) and what it cannot count (module
+// loads, function lookups), checked against fake_cuda/FakeCudaDriver.cpp.
+// These tests run only in the process ctest starts on the fake driver.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+#include "fake_cuda/FakeCudaControl.h"
+
+#include <gmock/gmock.h>
+
+#include <dlfcn.h>
+
+#include <cstring>
+#include <thread>
+#include <vector>
+
+namespace pyk::test {
+namespace {
+
+using ::testing::HasSubstr;
+
+class FakeDriver : public RuntimeTest {
+protected:
+  void SetUp() override {
+    RuntimeTest::SetUp();
+    if (IsSkipped())
+      return;
+    if (!onFakeDriver())
+      GTEST_SKIP() << "needs the fake CUDA driver (ctest runs these tests with it)";
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *symbol = library ? dlsym(library, "pykFakeCudaState") : nullptr;
+    if (library)
+      dlclose(library);
+    ASSERT_NE(symbol, nullptr);
+    PykFakeCudaState *(*getState)();
+    std::memcpy(&getState, &symbol, sizeof(symbol));
+    fake = getState();
+  }
+
+  void TearDown() override {
+    if (!fake)
+      return;
+    EXPECT_EQ(fake->contextErrors.load(), 0) << "a driver call came from a thread without the context";
+    EXPECT_EQ(fake->badFrees.load(), 0) << "freed a pointer twice or one the driver did not allocate";
+  }
+
+  /// Launches vector_add of `kernel` on 8 elements; returns out[7].
+  float addEight(detail::KernelInfo &kernel) {
+    auto x = to_device(std::vector<float>(8, 1.5f));
+    auto out = device_empty_like(x);
+    std::uint64_t slots[6];
+    const float *xData = x.data();
+    float *outData = out.data();
+    std::int64_t n = 8;
+    std::memcpy(&slots[0], &xData, 8);
+    std::memcpy(&slots[1], &n, 8);
+    std::memcpy(&slots[2], &xData, 8);
+    std::memcpy(&slots[3], &n, 8);
+    std::memcpy(&slots[4], &outData, 8);
+    std::memcpy(&slots[5], &n, 8);
+    void *args[6] = {&slots[0], &slots[1], &slots[2], &slots[3], &slots[4], &slots[5]};
+    detail::launch(kernel, {1, 8}, args);
+    std::vector<float> host(8);
+    out.copy_to_host(host);
+    return host[7];
+  }
+
+  PykFakeCudaState *fake = nullptr;
+};
+
+TEST_F(FakeDriver, ModuleLoadsOnceAndEachFunctionIsLookedUpOnce) {
+  detail::KernelModule module{"once.pyk", testModule.ptx};
+  detail::KernelInfo add{&module, "vector_add", nullptr, 6};
+  detail::KernelInfo scaleInfo{&module, "scale", nullptr, 5};
+  int loads = fake->moduleLoads, lookups = fake->functionLookups, launches = fake->launches;
+  std::vector<std::thread> threads;
+  for (int t = 0; t < 4; ++t)
+    threads.emplace_back([&] {
+      for (int i = 0; i < 25; ++i)
+        EXPECT_EQ(addEight(add), 3.0f);
+    });
+  for (std::thread &thread : threads)
+    thread.join();
+  EXPECT_NE(add.cachedFunction.load(), nullptr);
+  EXPECT_EQ(fake->moduleLoads - loads, 1);
+  EXPECT_EQ(fake->functionLookups - lookups, 1);
+  EXPECT_EQ(fake->launches - launches, 100);
+
+  auto x = to_device(std::vector<float>(4, 2.0f));
+  auto out = device_empty_like(x);
+  std::uint64_t slots[5] = {};
+  float a = 3.0f;
+  const float *xData = x.data();
+  float *outData = out.data();
+  std::int64_t n = 4;
+  std::memcpy(&slots[0], &a, 4);
+  std::memcpy(&slots[1], &xData, 8);
+  std::memcpy(&slots[2], &n, 8);
+  std::memcpy(&slots[3], &outData, 8);
+  std::memcpy(&slots[4], &n, 8);
+  void *args[5] = {&slots[0], &slots[1], &slots[2], &slots[3], &slots[4]};
+  detail::launch(scaleInfo, {1, 4}, args);
+  EXPECT_EQ(fake->moduleLoads - loads, 1) << "the second kernel of the module loaded it again";
+  EXPECT_EQ(fake->functionLookups - lookups, 2);
+}
+
+TEST_F(FakeDriver, RejectedPtxGivesTheJitLog) {
+  detail::KernelModule module{"bad.pyk", "// pyk-fake: invalid ptx\n.visible .entry vector_add(\n"};
+  detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  for (int attempt = 0; attempt < 2; ++attempt) {
+    try {
+      addEight(kernel);
+      FAIL() << "loaded invalid PTX";
+    } catch (const CudaError &error) {
+      EXPECT_EQ(error.call(), "cuModuleLoadDataEx");
+      EXPECT_EQ(error.code(), 218);
+      EXPECT_EQ(error.name(), "CUDA_ERROR_INVALID_PTX");
+      EXPECT_STREQ(error.what(), "pyk: cuModuleLoadDataEx failed: CUDA_ERROR_INVALID_PTX (218): loading the PTX of "
+                                 "bad.pyk for pyk fake GPU (sm_90); the driver's JIT compiler rejected the PTX; "
+                                 "please report this as a pyk bug\nthe JIT compiler's log:\nptxas application ptx "
+                                 "input, line 3; fatal   : fake failure for testing");
+    }
+  }
+  EXPECT_EQ(kernel.cachedFunction.load(), nullptr);
+}
+
+TEST_F(FakeDriver, AKernelMissingFromItsModule) {
+  detail::KernelModule module{"stale.pyk", ".visible .entry other(\n"};
+  detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  try {
+    addEight(kernel);
+    FAIL() << "found a missing kernel";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.call(), "cuModuleGetFunction");
+    EXPECT_STREQ(error.what(), "pyk: cuModuleGetFunction failed: CUDA_ERROR_NOT_FOUND (500): the GPU code of "
+                               "vector_add (from stale.pyk) has no kernel named 'vector_add': the generated files "
+                               "are out of date; rebuild them with pykc");
+  }
+}
+
+TEST_F(FakeDriver, TheCubinIsUsedWhenItMatchesTheGpu) {
+  static const char cubin[] = "PYKFAKECUBIN\n.visible .entry vector_add(\n";
+  const auto *bytes = reinterpret_cast<const unsigned char *>(cubin);
+  for (const char *arch : {"sm_90", "sm_90a", "sm_80"}) {
+    detail::KernelModule module{"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), arch};
+    detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+    int cubins = fake->cubinLoads, loads = fake->moduleLoads;
+    EXPECT_EQ(addEight(kernel), 3.0f) << arch;
+    EXPECT_EQ(fake->moduleLoads - loads, 1) << arch;
+    EXPECT_EQ(fake->cubinLoads - cubins, std::string(arch) == "sm_80" ? 0 : 1) << arch;
+  }
+}
+
+TEST_F(FakeDriver, MoreSharedMemoryThanTheDefaultIsOptedInto) {
+  auto x = to_device(std::vector<float>(1024, 1.0f));
+  auto out = device_empty_like(x);
+  reverseBlocks({1, 1024, 100 * 1024}, x, out);
+  EXPECT_EQ(fake->dynamicSharedOptIn.load(), 100 * 1024);
+}
+
+TEST_F(FakeDriver, LaunchOutOfResourcesSaysWhy) {
+  fake->maxThreadsPerFunction = 512;
+  try {
+    auto x = to_device(std::vector<float>(1024, 1.0f));
+    auto out = device_empty_like(x);
+    vectorAdd({1, 1024}, x, x, out);
+    ADD_FAILURE() << "launched";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.call(), "cuLaunchKernel");
+    EXPECT_STREQ(error.what(), "pyk: cuLaunchKernel failed: CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES (701): launching "
+                               "vector_add (from test_kernels.cu) with grid (1, 1, 1) and block (1024, 1, 1); the "
+                               "kernel uses 32 registers per thread, so a block of it can have at most 512 threads, "
+                               "not 1024; launch fewer threads per block, or limit the kernel's registers");
+  }
+  fake->maxThreadsPerFunction = 1024;
+}
+
+TEST_F(FakeDriver, SynchronizeReportsAsynchronousErrors) {
+  fake->synchronizeError = 700;
+  try {
+    synchronize();
+    ADD_FAILURE() << "no error";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.call(), "cuCtxSynchronize");
+    EXPECT_EQ(error.name(), "CUDA_ERROR_ILLEGAL_ADDRESS");
+    EXPECT_THAT(error.what(), HasSubstr("pyk: cuCtxSynchronize failed: CUDA_ERROR_ILLEGAL_ADDRESS (700): a kernel or "
+                                        "copy that ran before this pyk::synchronize() failed; a kernel read or wrote "
+                                        "outside an array: compile it with pykc --checked"));
+  }
+  fake->synchronizeError = 0;
+}
+
+TEST_F(FakeDriver, EveryArrayIsFreedOnce) {
+  int live = fake->liveAllocations;
+  {
+    auto a = to_device(std::vector<float>(100, 1.0f));
+    auto b = std::move(a);
+    auto c = device_empty_like(b);
+    c = std::move(b);
+    EXPECT_EQ(fake->liveAllocations - live, 1);
+  }
+  EXPECT_EQ(fake->liveAllocations - live, 0);
+}
+
+TEST_F(FakeDriver, EveryThreadGetsTheContext) {
+  std::thread([] {
+    auto x = to_device(std::vector<float>(64, 2.0f));
+    auto out = device_empty_like(x);
+    Stream stream;
+    Event event;
+    scale({1, 64, 0, &stream}, 2.0f, x, out);
+    event.record(&stream);
+    event.synchronize();
+  }).join();
+}
+
+} // namespace
+} // namespace pyk::test

@@ -1,0 +1,38 @@
+//===- FakeCudaControl.h - Steering the fake CUDA driver from tests --------===//
+//
+// The fake libcuda.so.1 (FakeCudaDriver.cpp) implements the driver entry
+// points the runtime uses on the host: device memory is host memory, a
+// launch runs the kernel's registered CPU entry block by block, and modules
+// are PTX text searched for ".entry NAME(". Tests reach these extra
+// functions with dlsym on the loaded library.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_TEST_FAKECUDACONTROL_H
+#define PYK_TEST_FAKECUDACONTROL_H
+
+#include "pyk/Launch.h"
+
+#include <atomic>
+
+/// Counters and knobs of the fake driver.
+struct PykFakeCudaState {
+  std::atomic<int> moduleLoads{0};      ///< successful cuModuleLoadDataEx calls
+  std::atomic<int> cubinLoads{0};       ///< of which images were (fake) cubins
+  std::atomic<int> functionLookups{0};  ///< cuModuleGetFunction calls
+  std::atomic<int> launches{0};         ///< successful cuLaunchKernel calls
+  std::atomic<int> liveAllocations{0};  ///< cuMemAlloc_v2 minus cuMemFree_v2
+  std::atomic<int> badFrees{0};         ///< cuMemFree_v2 of unknown pointers
+  std::atomic<int> contextErrors{0};    ///< calls from a thread with no current context
+  std::atomic<int> maxThreadsPerFunction{1024}; ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
+  std::atomic<int> dynamicSharedOptIn{0};       ///< the last CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES set
+  std::atomic<int> synchronizeError{0};         ///< what cuCtxSynchronize returns
+};
+
+extern "C" {
+/// The fake's state (one per process).
+PykFakeCudaState *pykFakeCudaState();
+/// Makes launches of the kernel named `symbol` run `entry`.
+void pykFakeCudaRegisterKernel(const char *symbol, pyk::detail::CpuKernelEntry entry);
+}
+
+#endif // PYK_TEST_FAKECUDACONTROL_H

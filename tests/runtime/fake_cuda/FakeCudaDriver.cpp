@@ -1,0 +1,343 @@
+//===- FakeCudaDriver.cpp - A fake libcuda.so.1 for testing the GPU path ---===//
+//
+// Built as libcuda.so.1 in a directory of its own; a test process that has
+// it on LD_LIBRARY_PATH and PYK_DEVICE=cuda runs the runtime's whole GPU
+// path (driver loading, context per thread, module cache, JIT logs, launch
+// errors, streams and events) on a machine without a GPU. Device memory is
+// host memory; a launch runs the kernel's registered CPU entry, block by
+// block, at once (so every stream is trivially in order).
+//
+// Environment: PYK_FAKE_CUDA_INIT_ERROR=N makes cuInit return N;
+// PYK_FAKE_CUDA_DEVICES=N sets the device count (default 1).
+//
+// Not for use outside the runtime's tests.
+//
+//===----------------------------------------------------------------------===//
+#include "FakeCudaControl.h"
+
+#include <chrono>
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <mutex>
+#include <new>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace {
+
+using CUresult = int;
+constexpr CUresult SUCCESS = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, INVALID_DEVICE = 101,
+                   INVALID_CONTEXT = 201, INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
+                   LAUNCH_OUT_OF_RESOURCES = 701, LAUNCH_FAILED = 719;
+
+constexpr std::size_t defaultShared = 48 * 1024, optInShared = 232448;
+constexpr std::size_t largestAllocation = std::size_t{1} << 40;
+
+struct Module {
+  std::string text;
+};
+struct Function {
+  std::string name;
+  int dynamicShared = 0;
+};
+struct Stream {};
+struct Event {
+  bool recorded = false;
+  std::chrono::steady_clock::time_point time;
+};
+
+struct Driver {
+  std::mutex mutex;
+  bool initialised = false;
+  int context = 0; ///< its address is the one context
+  std::set<void *> allocations;
+  std::map<std::string, pyk::detail::CpuKernelEntry> kernels;
+  PykFakeCudaState state;
+};
+
+Driver &driver() {
+  static Driver *d = new Driver;
+  return *d;
+}
+
+thread_local void *currentContext = nullptr;
+
+/// Whether the calling thread may use the driver (counts the misuse).
+bool ready() {
+  if (!driver().initialised)
+    return false;
+  if (currentContext != &driver().context) {
+    ++driver().state.contextErrors;
+    return false;
+  }
+  return true;
+}
+
+CUresult notReady() { return driver().initialised ? INVALID_CONTEXT : NOT_INITIALIZED; }
+
+void *host(unsigned long long pointer) { return reinterpret_cast<void *>(static_cast<std::uintptr_t>(pointer)); }
+
+CUresult copy(void *to, const void *from, std::size_t bytes) {
+  if (!ready())
+    return notReady();
+  std::memcpy(to, from, bytes);
+  return SUCCESS;
+}
+
+void writeLog(unsigned count, const int *options, void **values, int bufferOption, int sizeOption, const char *text) {
+  char *buffer = nullptr;
+  std::size_t size = 0;
+  for (unsigned i = 0; i < count; ++i) {
+    if (options[i] == bufferOption)
+      buffer = static_cast<char *>(values[i]);
+    if (options[i] == sizeOption)
+      size = static_cast<std::size_t>(reinterpret_cast<std::uintptr_t>(values[i]));
+  }
+  if (buffer && size > 0)
+    std::snprintf(buffer, size, "%s", text);
+}
+
+} // namespace
+
+extern "C" {
+
+PykFakeCudaState *pykFakeCudaState() { return &driver().state; }
+
+void pykFakeCudaRegisterKernel(const char *symbol, pyk::detail::CpuKernelEntry entry) {
+  std::lock_guard lock(driver().mutex);
+  driver().kernels[symbol] = entry;
+}
+
+CUresult cuInit(unsigned) {
+  if (const char *error = std::getenv("PYK_FAKE_CUDA_INIT_ERROR"))
+    return std::atoi(error);
+  driver().initialised = true;
+  return SUCCESS;
+}
+
+CUresult cuDriverGetVersion(int *version) {
+  *version = 13000;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetCount(int *count) {
+  const char *devices = std::getenv("PYK_FAKE_CUDA_DEVICES");
+  *count = devices ? std::atoi(devices) : 1;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGet(int *device, int ordinal) {
+  if (ordinal != 0)
+    return INVALID_DEVICE;
+  *device = 0;
+  return SUCCESS;
+}
+
+CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
+  switch (attribute) {
+  case 1: *value = 1024; return SUCCESS;                              // max threads per block
+  case 2: case 3: *value = 1024; return SUCCESS;                      // max block x, y
+  case 4: *value = 64; return SUCCESS;                                // max block z
+  case 5: *value = 2147483647; return SUCCESS;                        // max grid x
+  case 6: case 7: *value = 65535; return SUCCESS;                     // max grid y, z
+  case 8: *value = static_cast<int>(defaultShared); return SUCCESS;   // shared per block
+  case 16: *value = 132; return SUCCESS;                              // multiprocessors
+  case 75: *value = 9; return SUCCESS;                                // compute capability
+  case 76: *value = 0; return SUCCESS;
+  case 97: *value = static_cast<int>(optInShared); return SUCCESS;    // opt-in shared per block
+  }
+  return INVALID_VALUE;
+}
+
+CUresult cuDeviceGetName(char *name, int length, int) {
+  std::snprintf(name, static_cast<std::size_t>(length), "pyk fake GPU");
+  return SUCCESS;
+}
+
+CUresult cuDevicePrimaryCtxRetain(void **context, int) {
+  *context = &driver().context;
+  return SUCCESS;
+}
+
+CUresult cuCtxSetCurrent(void *context) {
+  currentContext = context;
+  return SUCCESS;
+}
+
+CUresult cuCtxSynchronize() { return ready() ? driver().state.synchronizeError.load() : notReady(); }
+
+CUresult cuMemAlloc_v2(unsigned long long *pointer, std::size_t bytes) {
+  if (!ready())
+    return notReady();
+  if (bytes == 0)
+    return INVALID_VALUE;
+  if (bytes > largestAllocation)
+    return OUT_OF_MEMORY;
+  void *memory = ::operator new(bytes, std::align_val_t{256});
+  std::lock_guard lock(driver().mutex);
+  driver().allocations.insert(memory);
+  ++driver().state.liveAllocations;
+  *pointer = reinterpret_cast<std::uintptr_t>(memory);
+  return SUCCESS;
+}
+
+CUresult cuMemFree_v2(unsigned long long pointer) {
+  if (!ready())
+    return notReady();
+  std::lock_guard lock(driver().mutex);
+  if (driver().allocations.erase(host(pointer)) == 0) {
+    ++driver().state.badFrees;
+    return INVALID_VALUE;
+  }
+  --driver().state.liveAllocations;
+  ::operator delete(host(pointer), std::align_val_t{256});
+  return SUCCESS;
+}
+
+CUresult cuMemcpyHtoD_v2(unsigned long long to, const void *from, std::size_t bytes) { return copy(host(to), from, bytes); }
+CUresult cuMemcpyDtoH_v2(void *to, unsigned long long from, std::size_t bytes) { return copy(to, host(from), bytes); }
+CUresult cuMemcpyDtoD_v2(unsigned long long to, unsigned long long from, std::size_t bytes) {
+  return copy(host(to), host(from), bytes);
+}
+CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from, std::size_t bytes, Stream *) {
+  return copy(host(to), from, bytes);
+}
+CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, std::size_t bytes, Stream *) {
+  return copy(to, host(from), bytes);
+}
+CUresult cuMemcpyDtoDAsync_v2(unsigned long long to, unsigned long long from, std::size_t bytes, Stream *) {
+  return copy(host(to), host(from), bytes);
+}
+
+CUresult cuStreamCreate(Stream **stream, unsigned) {
+  if (!ready())
+    return notReady();
+  *stream = new Stream;
+  return SUCCESS;
+}
+
+CUresult cuStreamDestroy_v2(Stream *stream) {
+  if (!ready())
+    return notReady();
+  delete stream;
+  return SUCCESS;
+}
+
+CUresult cuStreamSynchronize(Stream *) { return ready() ? SUCCESS : notReady(); }
+
+CUresult cuEventCreate(Event **event, unsigned) {
+  if (!ready())
+    return notReady();
+  *event = new Event;
+  return SUCCESS;
+}
+
+CUresult cuEventRecord(Event *event, Stream *) {
+  if (!ready())
+    return notReady();
+  event->recorded = true;
+  event->time = std::chrono::steady_clock::now();
+  return SUCCESS;
+}
+
+CUresult cuEventSynchronize(Event *) { return ready() ? SUCCESS : notReady(); }
+
+CUresult cuEventElapsedTime(float *milliseconds, Event *start, Event *end) {
+  if (!ready())
+    return notReady();
+  if (!start->recorded || !end->recorded)
+    return INVALID_HANDLE;
+  *milliseconds = std::chrono::duration<float, std::milli>(end->time - start->time).count();
+  return SUCCESS;
+}
+
+CUresult cuEventDestroy_v2(Event *event) {
+  if (!ready())
+    return notReady();
+  delete event;
+  return SUCCESS;
+}
+
+CUresult cuModuleLoadDataEx(Module **module, const void *image, unsigned count, int *options, void **values) {
+  if (!ready())
+    return notReady();
+  std::string text = static_cast<const char *>(image);
+  if (text.find("pyk-fake: invalid ptx") != std::string::npos) {
+    writeLog(count, options, values, 5, 6, "ptxas application ptx input, line 3; fatal   : fake failure for testing\n");
+    return INVALID_PTX;
+  }
+  writeLog(count, options, values, 3, 4, "fake JIT: ok");
+  if (text.rfind("PYKFAKECUBIN", 0) == 0)
+    ++driver().state.cubinLoads;
+  ++driver().state.moduleLoads;
+  *module = new Module{text};
+  return SUCCESS;
+}
+
+CUresult cuModuleGetFunction(Function **function, Module *module, const char *name) {
+  if (!ready())
+    return notReady();
+  ++driver().state.functionLookups;
+  if (module->text.find(std::string(".entry ") + name + "(") == std::string::npos)
+    return NOT_FOUND;
+  *function = new Function{name};
+  return SUCCESS;
+}
+
+CUresult cuFuncGetAttribute(int *value, int attribute, Function *function) {
+  if (!ready())
+    return notReady();
+  switch (attribute) {
+  case 0: *value = driver().state.maxThreadsPerFunction; return SUCCESS;
+  case 1: *value = 0; return SUCCESS;    // static shared bytes
+  case 4: *value = 32; return SUCCESS;   // registers
+  case 8: *value = function->dynamicShared; return SUCCESS;
+  }
+  return INVALID_VALUE;
+}
+
+CUresult cuFuncSetAttribute(Function *function, int attribute, int value) {
+  if (!ready())
+    return notReady();
+  if (attribute != 8 || value < 0 || static_cast<std::size_t>(value) > optInShared)
+    return INVALID_VALUE;
+  function->dynamicShared = value;
+  driver().state.dynamicSharedOptIn = value;
+  return SUCCESS;
+}
+
+CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                        unsigned bz, unsigned shared, Stream *, void **params, void **) {
+  if (!ready())
+    return notReady();
+  if (std::uint64_t{bx} * by * bz > static_cast<std::uint64_t>(driver().state.maxThreadsPerFunction.load()))
+    return LAUNCH_OUT_OF_RESOURCES;
+  if (shared > defaultShared && shared > static_cast<unsigned>(function->dynamicShared))
+    return INVALID_VALUE;
+  pyk::detail::CpuKernelEntry entry = nullptr;
+  {
+    std::lock_guard lock(driver().mutex);
+    auto it = driver().kernels.find(function->name);
+    if (it != driver().kernels.end())
+      entry = it->second;
+  }
+  if (!entry) {
+    std::fprintf(stderr, "fake libcuda: no CPU entry registered for kernel '%s'\n", function->name.c_str());
+    return LAUNCH_FAILED;
+  }
+  std::vector<unsigned char> sharedMemory(shared + 16);
+  for (unsigned z = 0; z < gz; ++z)
+    for (unsigned y = 0; y < gy; ++y)
+      for (unsigned x = 0; x < gx; ++x) {
+        pyk::detail::CpuBlockContext block{{x, y, z}, {bx, by, bz}, {gx, gy, gz}, shared ? sharedMemory.data() : nullptr};
+        entry(params, &block);
+      }
+  ++driver().state.launches;
+  return SUCCESS;
+}
+
+} // extern "C"
