@@ -96,6 +96,8 @@ Result emitHostFiles(const ir::Module &module, const Options &options, Diagnosti
 /// The GPU backends after the IR: CUDA C++, or LLVM IR / PTX / cubin.
 Result emitBackend(const ir::Module &module, const Options &options, DiagnosticEngine &diags, Result result) {
   llvm::raw_string_ostream out(result.output);
+  if (options.emit == EmitKind::Host && options.embeddedPtx)
+    return emitHostFiles(module, options, diags, *options.embeddedPtx, std::move(result));
   if (options.emit == EmitKind::Cuda) {
     StageTimer timer(result.times, "CUDA C++ emission");
     cuda::CudaEmitOptions cudaOptions;

@@ -15,6 +15,7 @@
 
 #include "Diagnostics.h"
 
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -32,6 +33,9 @@ struct Options {
   std::string compilerVersion;
   /// NAME of NAME.pyk, for the files --emit=host writes.
   std::string baseName;
+  /// --emit=host: embed this PTX (nvcc's, from the CUDA C++ backend)
+  /// instead of compiling the kernels to PTX with LLVM.
+  std::optional<std::string> embeddedPtx;
 };
 
 enum class Status { Success, CompileError, InternalError };

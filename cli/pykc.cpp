@@ -64,6 +64,11 @@ llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimisation level 0-
 llvm::cl::opt<bool> lineInfo("lineinfo", llvm::cl::desc("Put .pyk line information (.file/.loc) into the PTX"),
                              llvm::cl::cat(pykCategory));
 
+llvm::cl::opt<std::string> embedPtx("embed-ptx",
+                                    llvm::cl::desc("With --emit=host: embed the PTX in <file> (e.g. nvcc's, from the "
+                                                   "CUDA C++ backend) instead of compiling the kernels with LLVM"),
+                                    llvm::cl::value_desc("file"), llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<bool> verifyMode("verify-diagnostics",
                                llvm::cl::desc("Check the diagnostics against '# expected-error {{...}}' comments "
                                               "in the input instead of printing them"),
@@ -181,6 +186,15 @@ int main(int argc, char **argv) {
     return UsageError;
 
   pyk::driver::Options options;
+  if (!embedPtx.empty()) {
+    auto ptx = llvm::MemoryBuffer::getFile(embedPtx, /*IsText=*/true);
+    if (!ptx) {
+      llvm::WithColor::error(llvm::errs(), "pykc") << "cannot read '" << embedPtx << "': " << ptx.getError().message()
+                                                   << "\n";
+      return UsageError;
+    }
+    options.embeddedPtx = (*ptx)->getBuffer().str();
+  }
   options.emit = emitKind;
   options.arch = arch;
   options.optLevel = optLevel;

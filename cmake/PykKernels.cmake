@@ -10,9 +10,14 @@
 # ARCH: the GPU architectures to target; the embedded PTX is compiled for the
 # first (oldest) one and the driver JIT-compiles it for newer GPUs. Default
 # sm_75, the oldest the CUDA 13 toolkit supports.
-# BACKEND: ptx (default; no nvcc needed). The CUDA C++ backend for nvcc
-# builds and CHECKED (bounds-checked kernels) are not available yet and stop
-# the configuration with an error.
+# BACKEND: ptx (default): the PTX comes from pykc's LLVM backend, no nvcc is
+# needed. cuda: pykc writes NAME.pyk.cu (readable CUDA C++), nvcc compiles it
+# to PTX at build time, and that PTX is embedded instead (needs the CUDA
+# toolkit; find_package(CUDAToolkit) locates nvcc). Both export the same
+# kernel names and run through the same runtime; the CPU device's code is
+# the same in both.
+# CHECKED (bounds-checked kernels) is not available yet and stops the
+# configuration with an error.
 function(pyk_add_kernels)
   cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND" "KERNELS;ARCH")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
@@ -27,8 +32,12 @@ function(pyk_add_kernels)
   if(NOT PYK_BACKEND)
     set(PYK_BACKEND ptx)
   endif()
-  if(NOT PYK_BACKEND STREQUAL "ptx")
-    message(FATAL_ERROR "pyk_add_kernels: BACKEND ${PYK_BACKEND} is not supported yet; use BACKEND ptx")
+  if(NOT PYK_BACKEND MATCHES "^(ptx|cuda)$")
+    message(FATAL_ERROR "pyk_add_kernels: BACKEND must be ptx or cuda, not '${PYK_BACKEND}'")
+  endif()
+  if(PYK_BACKEND STREQUAL "cuda")
+    find_package(CUDAToolkit REQUIRED)
+    find_program(PYK_NVCC_EXECUTABLE nvcc HINTS "${CUDAToolkit_BIN_DIR}" REQUIRED)
   endif()
   if(PYK_CHECKED)
     message(FATAL_ERROR "pyk_add_kernels: CHECKED (bounds-checked kernels) is not supported yet")
@@ -43,12 +52,27 @@ function(pyk_add_kernels)
     get_filename_component(kernel_path "${kernel}" ABSOLUTE)
     get_filename_component(name "${kernel}" NAME_WE)
     set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.cpu.o")
-    add_custom_command(
-      OUTPUT ${outputs}
-      COMMAND pyk::pykc "${kernel_path}" --emit=host --arch=${ptx_arch} -o "${out_dir}"
-      DEPENDS "${kernel_path}" pyk::pykc
-      COMMENT "pykc ${name}.pyk"
-      VERBATIM)
+    if(PYK_BACKEND STREQUAL "cuda")
+      string(REPLACE "sm_" "compute_" virtual_arch "${ptx_arch}")
+      set(cu "${out_dir}/${name}.pyk.cu")
+      set(ptx "${out_dir}/${name}.pyk.ptx")
+      add_custom_command(
+        OUTPUT ${outputs} ${cu} ${ptx}
+        COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=cuda -o "${cu}"
+        COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host --embed-ptx "${ptx}" -o "${out_dir}"
+        DEPENDS "${kernel_path}" pyk::pykc
+        COMMENT "pykc ${name}.pyk (CUDA C++ through nvcc)"
+        VERBATIM)
+    else()
+      add_custom_command(
+        OUTPUT ${outputs}
+        COMMAND pyk::pykc "${kernel_path}" --emit=host --arch=${ptx_arch} -o "${out_dir}"
+        DEPENDS "${kernel_path}" pyk::pykc
+        COMMENT "pykc ${name}.pyk"
+        VERBATIM)
+    endif()
     target_sources(${PYK_TARGET} PRIVATE ${outputs})
     set_source_files_properties("${out_dir}/${name}.pyk.cpu.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   endforeach()
