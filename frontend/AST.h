@@ -467,6 +467,12 @@ public:
   ExprPtr iterable;
   StmtList body;
   StmtList elseBody;
+  /// Set by Sema: the `range(...)` arguments (start, stop, step; absent
+  /// ones are null) and the integer type the loop counts in.
+  ExprPtr *rangeStart = nullptr;
+  ExprPtr *rangeStop = nullptr;
+  ExprPtr *rangeStep = nullptr;
+  const Type *inductionType = nullptr;
 };
 
 class BreakStmt : public Stmt {

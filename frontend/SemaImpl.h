@@ -54,6 +54,11 @@ private:
   void checkAssign(ast::AssignStmt &stmt);
   void checkAugAssign(ast::AugAssignStmt &stmt);
   void checkIf(ast::IfStmt &stmt);
+  void checkWhile(ast::WhileStmt &stmt);
+  void checkFor(ast::ForStmt &stmt);
+  /// Checks `range(...)` in `for v in range(...)`; false after an error.
+  bool checkRange(ast::ForStmt &stmt);
+  void checkLoopBody(ast::StmtList &body);
   void checkReturn(ast::ReturnStmt &stmt);
   void checkExprStmt(ast::ExprStmt &stmt);
   /// Checks `target = <value of valueType>`; returns the type the value is
@@ -136,6 +141,8 @@ private:
     bool returned = false;
   };
   FlowState flow_;
+  /// How many loops enclose the statement being checked.
+  unsigned loopDepth_ = 0;
 };
 
 } // namespace pyk::sema

@@ -34,13 +34,14 @@ void Sema::checkStmt(Stmt &stmt) {
   case NodeKind::AnnAssignStmt:
     return notSupportedYet(stmt.range(), "an annotated assignment in a kernel");
   case NodeKind::WhileStmt:
-    return notSupportedYet(stmt.range(), "a 'while' loop");
+    return checkWhile(llvm::cast<WhileStmt>(stmt));
   case NodeKind::ForStmt:
-    return notSupportedYet(stmt.range(), "a 'for' loop");
+    return checkFor(llvm::cast<ForStmt>(stmt));
   case NodeKind::BreakStmt:
-    return notSupportedYet(stmt.range(), "'break'");
   case NodeKind::ContinueStmt:
-    return notSupportedYet(stmt.range(), "'continue'");
+    if (loopDepth_ == 0)
+      error(stmt.range()) << "'" << (isa<BreakStmt>(stmt) ? "break" : "continue") << "' outside a loop";
+    return;
   case NodeKind::AssertStmt:
     return notSupportedYet(stmt.range(), "'assert'");
   case NodeKind::ImportStmt:
@@ -215,6 +216,97 @@ void Sema::checkIf(IfStmt &stmt) {
       both.insert(symbol);
   flow_.assigned = std::move(both);
   flow_.maybeAssigned.insert(afterThen.maybeAssigned.begin(), afterThen.maybeAssigned.end());
+}
+
+/// A loop body may run zero times: what it assigns does not count as
+/// assigned after the loop, and a return in it does not end the path.
+void Sema::checkLoopBody(StmtList &body) {
+  FlowState before = flow_;
+  ++loopDepth_;
+  checkBlock(body);
+  --loopDepth_;
+  before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
+  flow_ = std::move(before);
+}
+
+void Sema::checkWhile(WhileStmt &stmt) {
+  checkValue(*stmt.condition);
+  requireBool(*stmt.condition, "a 'while' condition");
+  if (!stmt.elseBody.empty())
+    notSupportedYet(stmt.elseBody.front()->range(), "'else' on a loop");
+  checkLoopBody(stmt.body);
+}
+
+// for_stmt: 'for' NAME 'in' 'range' '(' [start ','] stop [',' step] ')' ':' suite
+void Sema::checkFor(ForStmt &stmt) {
+  if (!stmt.elseBody.empty())
+    notSupportedYet(stmt.elseBody.front()->range(), "'else' on a loop");
+  auto *target = dyn_cast<NameExpr>(stmt.target.get());
+  if (!target) {
+    if (isa<TupleExpr>(*stmt.target))
+      notSupportedYet(stmt.target->range(), "tuple unpacking in a 'for' target");
+    else
+      error(stmt.target->range()) << "a 'for' loop assigns to one variable name";
+  }
+  const bool rangeOk = checkRange(stmt);
+  FlowState before = flow_;
+  if (target && rangeOk)
+    assignToName(*target, stmt.inductionType, stmt.target->range());
+  ++loopDepth_;
+  checkBlock(stmt.body);
+  --loopDepth_;
+  before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
+  flow_ = std::move(before);
+}
+
+bool Sema::checkRange(ForStmt &stmt) {
+  auto *call = dyn_cast<CallExpr>(stmt.iterable.get());
+  auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+  if (!callee || callee->name != "range" || lookup("range")) {
+    error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
+    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable))
+      checkExpr(*stmt.iterable);
+    return false;
+  }
+  if (!call->keywords.empty()) {
+    error(call->keywords.front().nameRange) << "range() takes no keyword arguments";
+    return false;
+  }
+  if (call->args.empty() || call->args.size() > 3) {
+    error(call->range()) << "range() takes 1 to 3 arguments (start, stop, step), not " << call->args.size();
+    return false;
+  }
+  bool ok = true;
+  std::optional<PromotionOperand> common;
+  for (ExprPtr &arg : call->args) {
+    const Type *type = checkValue(*arg);
+    if (type->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!type->isScalar() || !isInteger(type->scalarKind())) {
+      error(arg->range()) << "range() takes integers, not " << type->str();
+      ok = false;
+      continue;
+    }
+    common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
+  }
+  if (!ok)
+    return false;
+  ScalarKind kind = common->kind;
+  for (ExprPtr &arg : call->args)
+    if (!checkLiteralFits(*arg, kind))
+      return false;
+  const size_t count = call->args.size();
+  stmt.rangeStart = count >= 2 ? &call->args[0] : nullptr;
+  stmt.rangeStop = count >= 2 ? &call->args[1] : &call->args[0];
+  stmt.rangeStep = count == 3 ? &call->args[2] : nullptr;
+  if (stmt.rangeStep && (*stmt.rangeStep)->constant && (*stmt.rangeStep)->constant->intValue == 0) {
+    error((*stmt.rangeStep)->range()) << "range() step must not be zero";
+    return false;
+  }
+  stmt.inductionType = types_.scalar(kind);
+  return true;
 }
 
 void Sema::checkReturn(ReturnStmt &stmt) {

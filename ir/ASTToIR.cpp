@@ -49,11 +49,34 @@ public:
       stmt(*s, /*topLevel=*/true);
   }
 
+  /// Locals used only as the variable of `for` loops (and in those loops'
+  /// bodies): each loop declares them, in its own scope.
+  std::set<const Symbol *> loopScoped() const {
+    std::set<const Symbol *> result;
+    for (const auto &[symbol, count] : references_) {
+      auto it = referencesInOwnLoops_.find(symbol);
+      if (it != referencesInOwnLoops_.end() && it->second == count)
+        result.insert(symbol);
+    }
+    return result;
+  }
+
 private:
+  void note(const ast::NameExpr &name) {
+    ++references_[name.symbol];
+    for (const Symbol *loopVariable : enclosingLoopVariables_)
+      if (loopVariable == name.symbol) {
+        ++referencesInOwnLoops_[name.symbol];
+        break;
+      }
+  }
+
   void use(const ast::Expr &e) {
     if (auto *name = dyn_cast<ast::NameExpr>(&e)) {
-      if (name->symbol && name->symbol->kind == SymbolKind::Local)
+      if (name->symbol && name->symbol->kind == SymbolKind::Local) {
         seen_.insert(name->symbol);
+        note(*name);
+      }
       return;
     }
     forEachChild(e, [&](const ast::Expr &child) { use(child); });
@@ -65,7 +88,10 @@ private:
       use(target);
       return;
     }
-    if (name->symbol && name->symbol->kind == SymbolKind::Local && seen_.insert(name->symbol).second && topLevel)
+    if (!name->symbol || name->symbol->kind != SymbolKind::Local)
+      return;
+    note(*name);
+    if (seen_.insert(name->symbol).second && topLevel)
       declaredInline.insert(name->symbol);
   }
 
@@ -85,6 +111,18 @@ private:
         stmt(*inner, false);
     } else if (auto *e = dyn_cast<ast::ExprStmt>(&s)) {
       use(*e->expr);
+    } else if (auto *w = dyn_cast<ast::WhileStmt>(&s)) {
+      use(*w->condition);
+      for (const ast::StmtPtr &inner : w->body)
+        stmt(*inner, false);
+    } else if (auto *f = dyn_cast<ast::ForStmt>(&s)) {
+      use(*f->iterable);
+      auto *target = cast<ast::NameExpr>(f->target.get());
+      enclosingLoopVariables_.push_back(target->symbol);
+      assign(*target, /*topLevel=*/false);
+      for (const ast::StmtPtr &inner : f->body)
+        stmt(*inner, false);
+      enclosingLoopVariables_.pop_back();
     }
   }
 
@@ -125,6 +163,9 @@ private:
   }
 
   std::set<const Symbol *> seen_;
+  std::map<const Symbol *, int> references_;
+  std::map<const Symbol *, int> referencesInOwnLoops_;
+  std::vector<const Symbol *> enclosingLoopVariables_;
 };
 
 class Lowering {
@@ -137,10 +178,11 @@ public:
     FirstUseFinder finder;
     finder.body(info_.def->body);
     StmtList hoisted;
+    loopScoped_ = finder.loopScoped();
     for (const Symbol *local : info_.locals) {
       Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
       vars_[local] = var;
-      if (finder.declaredInline.count(local))
+      if (finder.declaredInline.count(local) || loopScoped_.count(local))
         continue;
       hoisted.push_back(std::make_unique<Declare>(local->definition, var, zeroOf(var->type, local->definition)));
       declared_.insert(var);
@@ -183,12 +225,110 @@ private:
     case ast::NodeKind::ReturnStmt:
       out.push_back(std::make_unique<Return>(s.range()));
       return;
+    case ast::NodeKind::WhileStmt: {
+      auto &w = cast<ast::WhileStmt>(s);
+      StmtList body;
+      block(w.body, body);
+      out.push_back(std::make_unique<While>(s.range(), expr(*w.condition), std::move(body)));
+      return;
+    }
+    case ast::NodeKind::ForStmt:
+      return forRange(cast<ast::ForStmt>(s), out);
+    case ast::NodeKind::BreakStmt:
+      out.push_back(std::make_unique<Break>(s.range()));
+      return;
+    case ast::NodeKind::ContinueStmt:
+      out.push_back(std::make_unique<Continue>(s.range()));
+      return;
     case ast::NodeKind::ExprStmt:
     case ast::NodeKind::PassStmt:
       return; // No effect: Sema warned about values left unused.
     default:
       llvm_unreachable("Sema rejects this statement before lowering");
     }
+  }
+
+  /// for v in range(start, stop, step). Python evaluates the range once and
+  /// gives v each value in turn, whatever the body does to v: a loop
+  /// variable the body assigns, or one that exists before the loop, is
+  /// copied from a hidden counter at the start of each iteration.
+  void forRange(const ast::ForStmt &f, StmtList &out) {
+    const Symbol *symbol = cast<ast::NameExpr>(*f.target).symbol;
+    Variable *userVar = vars_.at(symbol);
+    const Type type = userVar->type;
+    const SourceRange loc = f.range();
+    ExprPtr start = f.rangeStart ? castTo(expr(**f.rangeStart), type) : zeroOf(type, loc);
+    ExprPtr stop = evaluatedOnce(castTo(expr(**f.rangeStop), type), "pyk_stop", out);
+    ExprPtr step = f.rangeStep ? evaluatedOnce(castTo(expr(**f.rangeStep), type), "pyk_step", out)
+                               : std::make_unique<Constant>(loc, type, 1, 1.0);
+    int stepSign = 0;
+    if (auto *constantStep = dyn_cast<Constant>(step.get()))
+      stepSign = constantStep->intValue > 0 || (isUnsignedInteger(type.scalar) && constantStep->intValue != 0) ? 1 : -1;
+
+    const bool declaredBefore = declared_.count(userVar) != 0;
+    const bool ownVariable = loopScoped_.count(symbol) && !declaredBefore && !assignsTo(f.body, symbol);
+    Variable *counter =
+        ownVariable ? userVar : function_.addHiddenLocal(uniqueName("pyk_" + userVar->name), type, loc);
+    StmtList body;
+    if (!ownVariable && declaredBefore)
+      body.push_back(std::make_unique<Assign>(loc, userVar, std::make_unique<VarRef>(loc, counter)));
+    else if (!ownVariable)
+      body.push_back(std::make_unique<Declare>(loc, userVar, std::make_unique<VarRef>(loc, counter)));
+    declared_.insert(counter);
+    declared_.insert(userVar);
+    block(f.body, body);
+    declared_.erase(counter);
+    if (!declaredBefore)
+      declared_.erase(userVar);
+    out.push_back(std::make_unique<ForRange>(loc, counter, std::move(start), std::move(stop), std::move(step),
+                                             stepSign, std::move(body)));
+  }
+
+  /// `value` itself when evaluating it again gives the same result
+  /// (constants, parameters, extents), else a hidden local holding it.
+  ExprPtr evaluatedOnce(ExprPtr value, const std::string &name, StmtList &out) {
+    const bool stable = isa<Constant, ArrayDim>(*value) ||
+                        (isa<VarRef>(*value) && cast<VarRef>(*value).var->kind == Variable::Kind::Param);
+    if (stable)
+      return value;
+    SourceRange loc = value->loc();
+    Variable *temp = function_.addHiddenLocal(uniqueName(name), value->type(), loc);
+    out.push_back(std::make_unique<Declare>(loc, temp, std::move(value)));
+    declared_.insert(temp);
+    return std::make_unique<VarRef>(loc, temp);
+  }
+
+  std::string uniqueName(const std::string &base) {
+    const int n = hiddenNames_[base]++;
+    return n == 0 ? base : base + std::to_string(n);
+  }
+
+  /// Whether any statement in `body` assigns to `symbol`.
+  static bool assignsTo(const ast::StmtList &body, const Symbol *symbol) {
+    for (const ast::StmtPtr &s : body) {
+      auto targets = [&](const ast::Expr &target) {
+        auto *name = dyn_cast<ast::NameExpr>(&target);
+        return name && name->symbol == symbol;
+      };
+      if (auto *a = dyn_cast<ast::AssignStmt>(s.get())) {
+        for (const ast::ExprPtr &target : a->targets)
+          if (targets(*target))
+            return true;
+      } else if (auto *aug = dyn_cast<ast::AugAssignStmt>(s.get())) {
+        if (targets(*aug->target))
+          return true;
+      } else if (auto *i = dyn_cast<ast::IfStmt>(s.get())) {
+        if (assignsTo(i->thenBody, symbol) || assignsTo(i->elseBody, symbol))
+          return true;
+      } else if (auto *w = dyn_cast<ast::WhileStmt>(s.get())) {
+        if (assignsTo(w->body, symbol))
+          return true;
+      } else if (auto *f = dyn_cast<ast::ForStmt>(s.get())) {
+        if (targets(*f->target) || assignsTo(f->body, symbol))
+          return true;
+      }
+    }
+    return false;
   }
 
   void store(const ast::Expr &target, ExprPtr value, SourceRange loc, StmtList &out) {
@@ -414,6 +554,8 @@ private:
   Function &function_;
   std::map<const Symbol *, Variable *> vars_;
   std::set<const Variable *> declared_;
+  std::set<const Symbol *> loopScoped_;
+  std::map<std::string, int> hiddenNames_;
 };
 
 } // namespace

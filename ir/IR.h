@@ -55,6 +55,9 @@ public:
   SourceRange range;
   /// Arrays only: the function never stores to it (see markReadOnlyArrays).
   bool readOnly = false;
+  /// Made by the compiler (a loop counter, a value evaluated once), not
+  /// written by the user: its name starts with pyk_ and is already unique.
+  bool hidden = false;
 };
 
 enum class NodeKind {
@@ -268,6 +271,50 @@ public:
   StmtList elseBody;
 };
 
+class While : public Stmt {
+public:
+  While(SourceRange loc, ExprPtr condition, StmtList body)
+      : Stmt(NodeKind::While, loc), condition(std::move(condition)), body(std::move(body)) {}
+  PYK_IR_CLASSOF(While)
+  ExprPtr condition;
+  StmtList body;
+};
+
+/// for (var = start; step > 0 ? var < stop : var > stop; var += step) body
+///
+/// `var` is declared by the loop and lives in its body. `stop` and `step`
+/// are evaluated once, before the first iteration, so lowering makes them
+/// constants or variables the body does not assign. All four share var's
+/// integer type.
+class ForRange : public Stmt {
+public:
+  /// The sign of `step` when it is a constant; 0 when it is known only at
+  /// run time.
+  ForRange(SourceRange loc, const Variable *var, ExprPtr start, ExprPtr stop, ExprPtr step, int stepSign,
+           StmtList body)
+      : Stmt(NodeKind::ForRange, loc), var(var), start(std::move(start)), stop(std::move(stop)),
+        step(std::move(step)), stepSign(stepSign), body(std::move(body)) {}
+  PYK_IR_CLASSOF(ForRange)
+  const Variable *var;
+  ExprPtr start;
+  ExprPtr stop;
+  ExprPtr step;
+  int stepSign;
+  StmtList body;
+};
+
+class Break : public Stmt {
+public:
+  explicit Break(SourceRange loc) : Stmt(NodeKind::Break, loc) {}
+  PYK_IR_CLASSOF(Break)
+};
+
+class Continue : public Stmt {
+public:
+  explicit Continue(SourceRange loc) : Stmt(NodeKind::Continue, loc) {}
+  PYK_IR_CLASSOF(Continue)
+};
+
 class Return : public Stmt {
 public:
   explicit Return(SourceRange loc) : Stmt(NodeKind::Return, loc) {}
@@ -291,6 +338,12 @@ public:
   Variable *addLocal(std::string localName, Type type, SourceRange range) {
     vars_.push_back(std::make_unique<Variable>(Variable::Kind::Local, std::move(localName), type, range));
     return vars_.back().get();
+  }
+  /// A compiler-made local; `uniqueName` must start with pyk_.
+  Variable *addHiddenLocal(std::string uniqueName, Type type, SourceRange range) {
+    Variable *var = addLocal(std::move(uniqueName), type, range);
+    var->hidden = true;
+    return var;
   }
 
   /// Parameters first, then locals, in order of creation.

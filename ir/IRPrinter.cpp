@@ -87,11 +87,8 @@ public:
       indices(l.indices);
       return;
     }
-    case NodeKind::Declare:
-    case NodeKind::Assign:
-    case NodeKind::ArrayStore:
-    case NodeKind::If:
-    case NodeKind::Return:
+#define PYK_IR_STMT(Name) case NodeKind::Name:
+#include "IRNodes.def"
       break;
     }
   }
@@ -188,6 +185,34 @@ private:
       os_.indent(depth * 2) << "}\n";
       return;
     }
+    case NodeKind::While: {
+      auto &loop = cast<While>(s);
+      os_ << "while ";
+      expr(*loop.condition);
+      os_ << " {" << at(s.loc()) << "\n";
+      block(loop.body, depth + 1);
+      os_.indent(depth * 2) << "}\n";
+      return;
+    }
+    case NodeKind::ForRange: {
+      auto &loop = cast<ForRange>(s);
+      os_ << "for %" << loop.var->name << ": " << loop.var->type.str() << " = ";
+      expr(*loop.start);
+      os_ << " to ";
+      expr(*loop.stop);
+      os_ << " step ";
+      expr(*loop.step);
+      os_ << " {" << at(s.loc()) << "\n";
+      block(loop.body, depth + 1);
+      os_.indent(depth * 2) << "}\n";
+      return;
+    }
+    case NodeKind::Break:
+      os_ << "break";
+      break;
+    case NodeKind::Continue:
+      os_ << "continue";
+      break;
     case NodeKind::Return:
       os_ << "return";
       break;

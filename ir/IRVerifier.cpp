@@ -191,6 +191,37 @@ private:
       block(i.elseBody);
       return;
     }
+    case NodeKind::While: {
+      auto &loop = cast<While>(s);
+      expr(*loop.condition);
+      requireType(s, *loop.condition, Type::scalarType(ScalarKind::Bool), "condition");
+      ++loopDepth_;
+      block(loop.body);
+      --loopDepth_;
+      return;
+    }
+    case NodeKind::ForRange: {
+      auto &loop = cast<ForRange>(s);
+      for (const Expr *bound : {loop.start.get(), loop.stop.get(), loop.step.get()}) {
+        expr(*bound);
+        requireType(s, *bound, loop.var->type, "range bound");
+      }
+      if (!loop.var->type.isScalar() || !isInteger(loop.var->type.scalar))
+        fail(s, "the loop variable is not an integer");
+      if (loop.var->kind != Variable::Kind::Local || inScope(loop.var))
+        fail(s, "'" + loop.var->name + "' is declared already; a loop declares its variable");
+      scopes_.push_back({loop.var});
+      ++loopDepth_;
+      block(loop.body);
+      --loopDepth_;
+      scopes_.pop_back();
+      return;
+    }
+    case NodeKind::Break:
+    case NodeKind::Continue:
+      if (loopDepth_ == 0)
+        fail(s, "outside a loop");
+      return;
     case NodeKind::Return:
       if (!function_.returnType.isVoid())
         fail(s, "return without a value in a function returning " + function_.returnType.str());
@@ -204,6 +235,7 @@ private:
 
   const Function &function_;
   std::vector<std::set<const Variable *>> scopes_;
+  unsigned loopDepth_ = 0;
 };
 
 } // namespace

@@ -51,6 +51,7 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
 
 /// Calls `f` on each expression directly held by statement `s` (not those
 /// nested in them), then recurses into nested statements.
+template <typename F> void forEachStmt(const StmtList &body, F &&f);
 template <typename F> void forEachExpr(const Stmt &s, F &&f) {
   switch (s.kind()) {
   case NodeKind::Declare:
@@ -74,11 +75,45 @@ template <typename F> void forEachExpr(const Stmt &s, F &&f) {
       forEachExpr(*inner, f);
     return;
   }
+  case NodeKind::While: {
+    auto &loop = llvm::cast<While>(s);
+    f(*loop.condition);
+    for (const StmtPtr &inner : loop.body)
+      forEachExpr(*inner, f);
+    return;
+  }
+  case NodeKind::ForRange: {
+    auto &loop = llvm::cast<ForRange>(s);
+    f(*loop.start);
+    f(*loop.stop);
+    f(*loop.step);
+    for (const StmtPtr &inner : loop.body)
+      forEachExpr(*inner, f);
+    return;
+  }
+  case NodeKind::Break:
+  case NodeKind::Continue:
   case NodeKind::Return:
     return;
 #define PYK_IR_EXPR(Name) case NodeKind::Name:
 #include "IRNodes.def"
     return;
+  }
+}
+
+/// Calls `f` on every statement of `body`, nested ones included, outer
+/// ones first.
+template <typename F> void forEachStmt(const StmtList &body, F &&f) {
+  for (const StmtPtr &s : body) {
+    f(*s);
+    if (auto *branch = llvm::dyn_cast<If>(s.get())) {
+      forEachStmt(branch->thenBody, f);
+      forEachStmt(branch->elseBody, f);
+    } else if (auto *loop = llvm::dyn_cast<While>(s.get())) {
+      forEachStmt(loop->body, f);
+    } else if (auto *range = llvm::dyn_cast<ForRange>(s.get())) {
+      forEachStmt(range->body, f);
+    }
   }
 }
 

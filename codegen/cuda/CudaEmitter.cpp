@@ -15,7 +15,7 @@
 
 #include <cmath>
 #include <cstring>
-#include <set>
+#include <functional>
 
 namespace pyk::cuda {
 namespace {
@@ -49,7 +49,6 @@ public:
         quotedPath_(escapeForString(m.sourceName)) {}
 
   void emit() {
-    collectReads(function_.body);
     if (!function_.docstring.empty())
       docComment(function_.docstring);
     line(function_.loc);
@@ -110,21 +109,29 @@ private:
     return out;
   }
 
-  /// The variables some expression reads.
-  void collectReads(const StmtList &body) {
-    for (const StmtPtr &s : body)
-      forEachExpr(*s, [&](const Expr &e) { collectReads(e); });
-  }
-  void collectReads(const Expr &e) {
-    if (auto *ref = llvm::dyn_cast<VarRef>(&e))
-      readVariables_.insert(ref->var);
-    forEachOperand(e, [&](const Expr &operand) { collectReads(operand); });
+  /// Whether `var`, declared by the statement being emitted, is read by a
+  /// later statement of the same block (nested ones included).
+  bool readLater(const Variable *var) const {
+    bool read = false;
+    std::function<void(const Expr &)> visit = [&](const Expr &e) {
+      if (auto *ref = llvm::dyn_cast<VarRef>(&e); ref && ref->var == var)
+        read = true;
+      forEachOperand(e, visit);
+    };
+    const StmtList &block = *blocks_.back().first;
+    for (size_t i = blocks_.back().second + 1; i < block.size() && !read; ++i)
+      forEachExpr(*block[i], visit);
+    return read;
   }
 
   // --- Statements -----------------------------------------------------------
   void block(const StmtList &body, unsigned depth) {
-    for (const StmtPtr &s : body)
-      stmt(*s, depth);
+    blocks_.emplace_back(&body, 0);
+    for (size_t i = 0; i < body.size(); ++i) {
+      blocks_.back().second = i;
+      stmt(*body[i], depth);
+    }
+    blocks_.pop_back();
   }
 
   void stmt(const Stmt &s, unsigned depth) {
@@ -135,7 +142,7 @@ private:
       auto &d = cast<Declare>(s);
       // nvcc warns about locals that are never read; the .pyk file may
       // well have them.
-      if (!readVariables_.count(d.var))
+      if (!readLater(d.var))
         os_ << "[[maybe_unused]] ";
       os_ << cudaScalarType(d.var->type.scalar) << " " << names_.nameOf(d.var);
       if (d.init)
@@ -155,6 +162,21 @@ private:
     }
     case NodeKind::If:
       return ifStmt(cast<If>(s), depth);
+    case NodeKind::While: {
+      auto &loop = cast<While>(s);
+      os_ << "while (" << expr(*loop.condition).text << ") {\n";
+      block(loop.body, depth + 1);
+      os_.indent(depth * 4) << "}\n";
+      return;
+    }
+    case NodeKind::ForRange:
+      return forRange(cast<ForRange>(s), depth);
+    case NodeKind::Break:
+      os_ << "break;\n";
+      return;
+    case NodeKind::Continue:
+      os_ << "continue;\n";
+      return;
     case NodeKind::Return:
       os_ << "return;\n";
       return;
@@ -162,6 +184,26 @@ private:
 #include "IRNodes.def"
       return;
     }
+  }
+
+  /// for (int64_t i = start; i < stop; ++i) — the test follows the step's
+  /// sign, decided at run time when the step is not a constant.
+  void forRange(const ForRange &s, unsigned depth) {
+    const std::string &i = names_.nameOf(s.var);
+    const std::string stop = wrap(expr(*s.stop), Relational + 1);
+    const std::string ascending = i + " < " + stop, descending = i + " > " + stop;
+    std::string test = s.stepSign > 0 ? ascending : s.stepSign < 0 ? descending : "";
+    if (s.stepSign == 0)
+      test = wrap(expr(*s.step), Relational + 1) + " > 0 ? " + ascending + " : " + descending;
+    std::string next = "++" + i;
+    if (auto *step = llvm::dyn_cast<Constant>(s.step.get()); !step || (step->intValue != 1 && step->intValue != -1))
+      next = i + " += " + wrap(expr(*s.step), Conditional);
+    else if (step->intValue == -1 && isSignedInteger(s.var->type.scalar))
+      next = "--" + i;
+    os_ << "for (" << cudaScalarType(s.var->type.scalar) << " " << i << " = " << expr(*s.start).text << "; " << test
+        << "; " << next << ") {\n";
+    block(s.body, depth + 1);
+    os_.indent(depth * 4) << "}\n";
   }
 
   void ifStmt(const If &s, unsigned depth) {
@@ -331,7 +373,8 @@ private:
   llvm::raw_ostream &os_;
   NameTable names_;
   std::string quotedPath_;
-  std::set<const Variable *> readVariables_;
+  /// The blocks being emitted and the index of the statement in each.
+  std::vector<std::pair<const StmtList *, size_t>> blocks_;
 };
 
 } // namespace

@@ -40,7 +40,7 @@ NameTable::NameTable(const std::vector<const ir::Variable *> &variables) {
     taken_.insert(var->name);
   for (const ir::Variable *var : variables) {
     std::string name = var->name;
-    if (ir::isReservedInCxx(name)) {
+    if (!var->hidden && ir::isReservedInCxx(name)) {
       name = "pyk_" + name;
       while (taken_.count(name))
         name += "_";

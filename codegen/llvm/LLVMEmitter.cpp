@@ -28,6 +28,7 @@ namespace pyk::llvmgen {
 namespace {
 
 using llvm::cast;
+using llvm::isa;
 using namespace ir;
 
 /// The LLVM type a scalar has in registers (bool is i1).
@@ -268,6 +269,16 @@ private:
     }
     case NodeKind::If:
       return ifStmt(cast<If>(s));
+    case NodeKind::While:
+      return whileLoop(cast<While>(s));
+    case NodeKind::ForRange:
+      return forRange(cast<ForRange>(s));
+    case NodeKind::Break:
+    case NodeKind::Continue:
+      builder_.CreateBr(isa<Break>(s) ? loops_.back().exit : loops_.back().next);
+      // Code after break/continue is unreachable; give it a block of its own.
+      builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after.jump", llvmFunction_));
+      return;
     case NodeKind::Return:
       if (target_ == LLVMTarget::NVPTX)
         builder_.CreateRetVoid();
@@ -300,6 +311,63 @@ private:
         builder_.CreateBr(mergeBlock);
     }
     builder_.SetInsertPoint(mergeBlock);
+  }
+
+  void whileLoop(const While &s) {
+    auto *condition = llvm::BasicBlock::Create(context_, "while.cond", llvmFunction_);
+    auto *body = llvm::BasicBlock::Create(context_, "while.body", llvmFunction_);
+    auto *exit = llvm::BasicBlock::Create(context_, "while.end", llvmFunction_);
+    builder_.CreateBr(condition);
+    builder_.SetInsertPoint(condition);
+    builder_.CreateCondBr(expr(*s.condition), body, exit);
+    builder_.SetInsertPoint(body);
+    loops_.push_back({condition, exit});
+    block(s.body);
+    loops_.pop_back();
+    if (!builder_.GetInsertBlock()->getTerminator())
+      builder_.CreateBr(condition);
+    builder_.SetInsertPoint(exit);
+  }
+
+  /// start, stop and step are evaluated once; the counter lives in an
+  /// alloca like any local.
+  void forRange(const ForRange &s) {
+    llvm::Value *start = expr(*s.start);
+    llvm::Value *stop = expr(*s.stop);
+    llvm::Value *step = expr(*s.step);
+    storeLocal(s.var, start);
+    auto *condition = llvm::BasicBlock::Create(context_, "for.cond", llvmFunction_);
+    auto *body = llvm::BasicBlock::Create(context_, "for.body", llvmFunction_);
+    auto *next = llvm::BasicBlock::Create(context_, "for.next", llvmFunction_);
+    auto *exit = llvm::BasicBlock::Create(context_, "for.end", llvmFunction_);
+    builder_.CreateBr(condition);
+
+    builder_.SetInsertPoint(condition);
+    at(s.loc());
+    const bool isSigned = isSignedInteger(s.var->type.scalar);
+    llvm::Value *i = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
+    llvm::Value *ascending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT, i, stop);
+    llvm::Value *descending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT, i, stop);
+    llvm::Value *test = s.stepSign > 0 ? ascending : s.stepSign < 0 ? descending : nullptr;
+    if (!test) {
+      llvm::Value *positive = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_NE, step,
+                                                  llvm::ConstantInt::get(step->getType(), 0));
+      test = builder_.CreateSelect(positive, ascending, descending);
+    }
+    builder_.CreateCondBr(test, body, exit);
+
+    builder_.SetInsertPoint(body);
+    loops_.push_back({next, exit});
+    block(s.body);
+    loops_.pop_back();
+    if (!builder_.GetInsertBlock()->getTerminator())
+      builder_.CreateBr(next);
+
+    builder_.SetInsertPoint(next);
+    llvm::Value *current = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
+    storeLocal(s.var, builder_.CreateAdd(current, step));
+    builder_.CreateBr(condition);
+    builder_.SetInsertPoint(exit);
   }
 
   void storeLocal(const Variable *var, llvm::Value *value) {
@@ -517,6 +585,12 @@ private:
   std::array<llvm::AllocaInst *, 3> threadIndex_{};
   std::array<std::array<llvm::Value *, 3>, 3> blockValues_{};
   llvm::BasicBlock *threadDone_ = nullptr;
+  /// The enclosing loops, innermost last: where continue and break go.
+  struct LoopTargets {
+    llvm::BasicBlock *next;
+    llvm::BasicBlock *exit;
+  };
+  std::vector<LoopTargets> loops_;
   llvm::DIBuilder *debug_;
   llvm::DIFile *file_;
   llvm::DIScope *scope_ = nullptr;

@@ -1,6 +1,8 @@
 //===- MarkReadOnlyArrays.cpp - Find the arrays a function never writes ---===//
 #include "passes/MarkReadOnlyArrays.h"
 
+#include "IRWalk.h"
+
 #include "llvm/Support/Casting.h"
 
 #include <set>
@@ -9,14 +11,10 @@ namespace pyk::ir {
 namespace {
 
 void collectStores(const StmtList &body, std::set<const Variable *> &written) {
-  for (const StmtPtr &stmt : body) {
-    if (auto *store = llvm::dyn_cast<ArrayStore>(stmt.get()))
+  forEachStmt(body, [&](const Stmt &stmt) {
+    if (auto *store = llvm::dyn_cast<ArrayStore>(&stmt))
       written.insert(store->array);
-    else if (auto *branch = llvm::dyn_cast<If>(stmt.get())) {
-      collectStores(branch->thenBody, written);
-      collectStores(branch->elseBody, written);
-    }
-  }
+  });
 }
 
 } // namespace

@@ -8,13 +8,16 @@
 #include "CpuLaunch.h"
 
 #include "CpuStream.h"
+#include "LaunchCheck.h"
 #include "StreamImpl.h"
 #include "ThreadPool.h"
+#include "pyk/Error.h"
 
 #include <cstdint>
 #include <cstring>
 #include <memory>
 #include <new>
+#include <string>
 #include <vector>
 
 namespace pyk::detail {
@@ -32,7 +35,7 @@ public:
   void *get(std::size_t bytes) {
     if (bytes > size_) {
       release();
-      data_ = ::operator new(bytes, std::align_val_t{cpuSharedMemoryAlignment});
+      data_ = ::operator new (bytes, std::align_val_t{cpuSharedMemoryAlignment});
       size_ = bytes;
     }
     return data_;
@@ -41,7 +44,7 @@ public:
 private:
   void release() {
     if (data_)
-      ::operator delete(data_, std::align_val_t{cpuSharedMemoryAlignment});
+      ::operator delete (data_, std::align_val_t{cpuSharedMemoryAlignment});
     data_ = nullptr;
     size_ = 0;
   }
@@ -100,24 +103,25 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     return;
   }
   StreamImpl &stream = checkedImpl(*config.stream, "launching a kernel");
-  // The values args points to live on the caller's stack; the queued launch
-  // keeps copies. Every pyk kernel argument fits in 8 bytes (a data pointer,
-  // an int64 extent or a scalar), and the launch ABI keeps each in 8
-  // readable bytes (Launch.h).
+  // The values args points to live in the caller's frame; the queued launch
+  // keeps copies (kernel.argSizes bytes each, 8 when it is null).
   auto queued = std::make_shared<QueuedLaunch>();
   queued->entry = kernel.cpuEntry;
   queued->grid = config.grid;
   queued->block = config.block;
   queued->sharedBytes = config.shared_bytes;
-  queued->values.resize(kernel.argCount);
+  queued->values.assign(kernel.argCount, 0);
   queued->args.resize(kernel.argCount);
   for (unsigned i = 0; i < kernel.argCount; ++i) {
-    std::memcpy(&queued->values[i], args[i], sizeof(std::uint64_t));
+    std::size_t size = kernel.argSizes ? kernel.argSizes[i] : sizeof(std::uint64_t);
+    if (size > sizeof(std::uint64_t))
+      throw Error("pyk: cannot launch " + kernelLabel(kernel) + ": argument " + std::to_string(i) + " is " +
+                  std::to_string(size) + " bytes; the launch ABI passes at most 8 bytes per argument");
+    std::memcpy(&queued->values[i], args[i], size);
     queued->args[i] = &queued->values[i];
   }
-  stream.cpu->submit([queued] {
-    runCpuKernel(queued->entry, queued->grid, queued->block, queued->sharedBytes, queued->args.data());
-  });
+  stream.cpu->submit(
+      [queued] { runCpuKernel(queued->entry, queued->grid, queued->block, queued->sharedBytes, queued->args.data()); });
 }
 
 } // namespace pyk::detail

@@ -26,8 +26,8 @@ void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std
 
 /// Launches `kernel` on the CPU device (`config` already validated). On the
 /// default stream it waits for the work queued on every stream, then runs
-/// the kernel before returning. On a stream it copies the arguments (8 bytes
-/// each, see KernelInfo) and queues the launch.
+/// the kernel before returning. On a stream it copies the argument values
+/// (KernelInfo::argSizes) and queues the launch.
 void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args);
 
 } // namespace pyk::detail

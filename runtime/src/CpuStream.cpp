@@ -123,7 +123,9 @@ void CpuStream::run() {
   }
 }
 
-void waitForCpuStreams() noexcept { registry.waitForAll(false); }
+void waitForCpuStreams() noexcept {
+  registry.waitForAll(false);
+}
 
 void synchronizeCpuStreams() {
   if (std::exception_ptr error = registry.waitForAll(true))

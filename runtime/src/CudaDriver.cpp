@@ -61,13 +61,13 @@ LoadResult load() {
 } // namespace
 
 const Driver *loadDriver(std::string *whyNot) {
-  static const LoadResult result = load();
-  if (!result.loaded) {
+  static const LoadResult *result = new LoadResult(load()); // never destroyed, like the library
+  if (!result->loaded) {
     if (whyNot)
-      *whyNot = result.whyNot;
+      *whyNot = result->whyNot;
     return nullptr;
   }
-  return &result.driver;
+  return &result->driver;
 }
 
 } // namespace pyk::cuda

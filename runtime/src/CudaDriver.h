@@ -64,7 +64,7 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
 /// Every driver entry point the runtime uses: X(member, "versioned symbol",
 /// function type). The member is what the runtime calls; the symbol is what
 /// dlsym looks up and what error messages name.
-#define PYK_CUDA_DRIVER_FUNCTIONS(X)                                                                                  \
+#define PYK_CUDA_DRIVER_FUNCTIONS(X)                                                                                   \
   X(cuInit, "cuInit", CUresult(unsigned))                                                                              \
   X(cuDriverGetVersion, "cuDriverGetVersion", CUresult(int *))                                                         \
   X(cuDeviceGetCount, "cuDeviceGetCount", CUresult(int *))                                                             \

@@ -77,12 +77,15 @@ CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelIn
     CUresult code = loadImage(*state.cu, loaded, module.cubin, log);
     if (code == cuda::CUDA_SUCCESS)
       return cache.modules[&module] = loaded;
-    cubinFailure = " (its " + std::string(module.cubinArch) + " cubin failed too: " +
-                   cuda::describeFailure("cuModuleLoadDataEx", code, log) + ")";
+    cubinFailure = " (its " + std::string(module.cubinArch) +
+                   " cubin failed too: " + cuda::describeFailure("cuModuleLoadDataEx", code, log) + ")";
   }
-  if (!module.ptx)
+  if (!module.ptx) {
+    if (cubinFailure.empty() && module.cubinArch)
+      cubinFailure = std::string(" and its cubin is for ") + module.cubinArch;
     throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on " + state.name + ": " + source +
                 " was compiled without PTX" + cubinFailure + "; rebuild it with pykc for this GPU");
+  }
   CUresult code = loadImage(*state.cu, loaded, module.ptx, log);
   if (code != cuda::CUDA_SUCCESS) {
     std::string message = cuda::errorMessage("cuModuleLoadDataEx", code,
@@ -137,8 +140,8 @@ void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const
     throw LaunchConfigError("pyk: cannot launch " + launchLabel(kernel, config) + ": it has " +
                             std::to_string(staticBytes) + " bytes of static shared memory, and with " +
                             std::to_string(config.shared_bytes) + " dynamic bytes needs " +
-                            std::to_string(staticBytes + config.shared_bytes) + "; " + state.name +
-                            " allows at most " + std::to_string(state.limits.maxSharedBytes) + " bytes per block");
+                            std::to_string(staticBytes + config.shared_bytes) + "; " + state.name + " allows at most " +
+                            std::to_string(state.limits.maxSharedBytes) + " bytes per block");
   CUresult code = state.cu->cuFuncSetAttribute(function, cuda::CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                                                static_cast<int>(config.shared_bytes));
   if (code != cuda::CUDA_SUCCESS)
@@ -163,8 +166,10 @@ void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const
     int maxThreads = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK);
     int registers = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_NUM_REGS);
     if (maxThreads > 0 && threads > static_cast<std::uint64_t>(maxThreads))
-      what += "; the kernel uses " + std::to_string(registers) + " registers per thread, so a block of it can have "
-              "at most " + std::to_string(maxThreads) + " threads, not " + std::to_string(threads);
+      what += "; the kernel uses " + std::to_string(registers) +
+              " registers per thread, so a block of it can have "
+              "at most " +
+              std::to_string(maxThreads) + " threads, not " + std::to_string(threads);
   }
   if (code == 1 /* CUDA_ERROR_INVALID_VALUE */) {
     int staticBytes = functionAttribute(state, function, cuda::CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES);
@@ -186,9 +191,9 @@ void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
   if (config.shared_bytes > state.defaultSharedBytes)
     allowSharedMemory(state, kernel, config, function);
   cuda::CUstream stream = config.stream ? checkedImpl(*config.stream, "launching a kernel").cuStream : nullptr;
-  CUresult code = state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
-                                           config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes),
-                                           stream, args, nullptr);
+  CUresult code =
+      state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
+                               config.block.z, static_cast<unsigned>(config.shared_bytes), stream, args, nullptr);
   if (code != cuda::CUDA_SUCCESS)
     throwLaunchError(state, kernel, config, function, code);
 }

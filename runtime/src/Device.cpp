@@ -12,10 +12,10 @@
 //     no driver at all (the normal case on machines without a GPU).
 //
 //===----------------------------------------------------------------------===//
+#include "pyk/Device.h"
 #include "CpuStream.h"
 #include "CudaErrors.h"
 #include "DeviceState.h"
-#include "pyk/Device.h"
 #include "pyk/Error.h"
 
 #include <algorithm>
@@ -80,12 +80,11 @@ void readLimits(DeviceState &state) {
   limits.maxGrid[0] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, state.device, 2147483647);
   limits.maxGrid[1] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, state.device, 65535);
   limits.maxGrid[2] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, state.device, 65535);
-  state.defaultSharedBytes =
-      static_cast<std::size_t>(attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, state.device, 48 * 1024));
+  state.defaultSharedBytes = static_cast<std::size_t>(
+      attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, state.device, 48 * 1024));
   limits.maxSharedBytes = std::max<std::size_t>(
-      state.defaultSharedBytes,
-      static_cast<std::size_t>(
-          attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, state.device, 0)));
+      state.defaultSharedBytes, static_cast<std::size_t>(attribute(
+                                    cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, state.device, 0)));
 }
 
 /// Makes `state` the GPU. Returns false with the reason in `whyNot`, and
@@ -118,7 +117,8 @@ bool trySelectCuda(DeviceState &state, std::string &whyNot, bool &driverFound) {
     std::snprintf(name, sizeof(name), "GPU %d", state.device);
   state.computeMajor = attribute(*cu, cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, state.device, 0);
   state.computeMinor = std::max(0, attribute(*cu, cuda::CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, state.device, 0));
-  state.name = std::string(name) + " (sm_" + std::to_string(state.computeMajor) + std::to_string(state.computeMinor) + ")";
+  state.name =
+      std::string(name) + " (sm_" + std::to_string(state.computeMajor) + std::to_string(state.computeMinor) + ")";
   if (cuda::CUresult code = cu->cuDevicePrimaryCtxRetain(&state.context, state.device); code != cuda::CUDA_SUCCESS) {
     whyNot = cuda::describeFailure("cuDevicePrimaryCtxRetain", code, state.name);
     return false;
@@ -128,7 +128,7 @@ bool trySelectCuda(DeviceState &state, std::string &whyNot, bool &driverFound) {
   return true;
 }
 
-Selection select() {
+Selection selectDevice() {
   const char *env = std::getenv("PYK_DEVICE");
   std::string request = lowercase(env ? env : "");
   if (request == "cpu")
@@ -152,8 +152,9 @@ Selection select() {
   }
   Selection cpu = selectCpu();
   if (driverFound && cpu.error.empty())
-    std::fprintf(stderr, "pyk: note: running kernels on the CPU device: a CUDA driver is installed but no GPU can be "
-                         "used (%s)\n",
+    std::fprintf(stderr,
+                 "pyk: note: running kernels on the CPU device: a CUDA driver is installed but no GPU can be "
+                 "used (%s)\n",
                  whyNot.c_str());
   return cpu;
 }
@@ -161,10 +162,12 @@ Selection select() {
 } // namespace
 
 const DeviceState &deviceState() {
-  static const Selection selection = select();
-  if (!selection.error.empty())
-    throw DeviceError(selection.error);
-  return selection.state;
+  // Never destroyed: arrays and streams that are statics of the program use
+  // it from their destructors, after this function's statics would be gone.
+  static const Selection *selection = new Selection(selectDevice());
+  if (!selection->error.empty())
+    throw DeviceError(selection->error);
+  return selection->state;
 }
 
 const DeviceState &cudaState() {
@@ -179,9 +182,13 @@ const DeviceState &cudaState() {
 
 } // namespace detail
 
-DeviceKind current_device() { return detail::deviceState().kind; }
+DeviceKind current_device() {
+  return detail::deviceState().kind;
+}
 
-std::string device_name() { return detail::deviceState().name; }
+std::string device_name() {
+  return detail::deviceState().name;
+}
 
 void synchronize() {
   const detail::DeviceState &state = detail::deviceState();

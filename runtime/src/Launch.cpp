@@ -6,11 +6,11 @@
 // (CpuLaunch.cpp).
 //
 //===----------------------------------------------------------------------===//
+#include "pyk/Launch.h"
 #include "CpuLaunch.h"
 #include "CudaLaunch.h"
 #include "LaunchCheck.h"
 #include "pyk/Error.h"
-#include "pyk/Launch.h"
 
 #include <cstdint>
 

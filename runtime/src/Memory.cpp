@@ -29,7 +29,9 @@ cuda::CUdeviceptr devicePointer(const void *pointer) {
   return static_cast<cuda::CUdeviceptr>(reinterpret_cast<std::uintptr_t>(pointer));
 }
 
-std::string bytesText(std::size_t bytes) { return std::to_string(bytes) + " bytes"; }
+std::string bytesText(std::size_t bytes) {
+  return std::to_string(bytes) + " bytes";
+}
 
 enum class Direction { ToDevice, ToHost, DeviceToDevice };
 
@@ -85,7 +87,12 @@ void *allocate(std::size_t bytes) {
     return nullptr;
   if (state.kind == DeviceKind::Cpu) {
     std::size_t rounded = (bytes + cpuAlignment - 1) / cpuAlignment * cpuAlignment;
-    return ::operator new(rounded, std::align_val_t{cpuAlignment});
+    // The nothrow form, so that failure is a std::bad_alloc also under
+    // valgrind (whose throwing operator new aborts instead).
+    void *memory = ::operator new (rounded, std::align_val_t{cpuAlignment}, std::nothrow);
+    if (!memory)
+      throw std::bad_alloc();
+    return memory;
   }
   cuda::CUdeviceptr pointer = 0;
   cuda::CUresult code = cudaState().cu->cuMemAlloc(&pointer, bytes);
@@ -104,7 +111,7 @@ void release(void *pointer) noexcept {
   if (state.kind == DeviceKind::Cpu) {
     // As cuMemFree does on a GPU, wait for queued work that may still use it.
     waitForCpuStreams();
-    ::operator delete(pointer, std::align_val_t{cpuAlignment});
+    ::operator delete (pointer, std::align_val_t{cpuAlignment});
     return;
   }
   try {

@@ -45,7 +45,8 @@ EventImpl &checkedEventImpl(const Event &event, const char *operation) {
 std::chrono::steady_clock::time_point reachedTime(CpuEventState &state, const char *which) {
   std::lock_guard lock(state.mutex);
   if (state.recorded == 0)
-    throw Error(std::string("pyk: Event::elapsed_ms: the ") + which + " event was never recorded; call record() on it first");
+    throw Error(std::string("pyk: Event::elapsed_ms: the ") + which +
+                " event was never recorded; call record() on it first");
   if (state.reached < state.recorded)
     throw Error(std::string("pyk: Event::elapsed_ms: the ") + which +
                 " event's stream has not reached it yet; call synchronize() on the event first");
@@ -169,8 +170,8 @@ float Event::elapsed_ms(const Event &start) const {
       cuda::throwError("cuEventElapsedTime", code, "both events must have been recorded and reached");
     return milliseconds;
   }
+  auto to = detail::reachedTime(*end.cpu, "end"); // the later one first: it says more when neither is reached
   auto from = detail::reachedTime(*begin.cpu, "start");
-  auto to = detail::reachedTime(*end.cpu, "end");
   return std::chrono::duration<float, std::milli>(to - from).count();
 }
 

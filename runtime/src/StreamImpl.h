@@ -23,8 +23,8 @@ namespace pyk::detail {
 
 struct StreamImpl {
   DeviceKind kind = DeviceKind::Cpu;
-  cuda::CUstream cuStream = nullptr;  ///< GPU
-  std::unique_ptr<CpuStream> cpu;     ///< CPU device
+  cuda::CUstream cuStream = nullptr; ///< GPU
+  std::unique_ptr<CpuStream> cpu;    ///< CPU device
 };
 
 /// A CPU-device event: each record() takes the next generation number; the
@@ -42,8 +42,8 @@ struct CpuEventState {
 
 struct EventImpl {
   DeviceKind kind = DeviceKind::Cpu;
-  cuda::CUevent cuEvent = nullptr;     ///< GPU
-  std::shared_ptr<CpuEventState> cpu;  ///< CPU device; shared with queued markers
+  cuda::CUevent cuEvent = nullptr;    ///< GPU
+  std::shared_ptr<CpuEventState> cpu; ///< CPU device; shared with queued markers
 };
 
 /// The implementation of `stream`; throws pyk::Error naming `operation`

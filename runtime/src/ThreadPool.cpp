@@ -22,10 +22,10 @@ struct ThreadPool::Loop {
   void *context;
   std::uint64_t count;
   std::atomic<std::uint64_t> next{0};
-  unsigned helpers = 0;           ///< workers inside the loop; guarded by the pool's mutex
+  unsigned helpers = 0; ///< workers inside the loop; guarded by the pool's mutex
   std::mutex errorMutex;
-  std::exception_ptr error;       ///< the first exception a body threw
-  Loop *nextLoop = nullptr;       ///< the pool's queue; guarded by its mutex
+  std::exception_ptr error; ///< the first exception a body threw
+  Loop *nextLoop = nullptr; ///< the pool's queue; guarded by its mutex
 
   Loop(Body body_, void *context_, std::uint64_t count_) : body(body_), context(context_), count(count_) {}
 };
@@ -37,7 +37,9 @@ ThreadPool::ThreadPool(unsigned participants) {
     workers_.emplace_back([this] { workerMain(); });
 }
 
-ThreadPool::~ThreadPool() { shutdown(); }
+ThreadPool::~ThreadPool() {
+  shutdown();
+}
 
 void ThreadPool::shutdown() noexcept {
   {

@@ -58,9 +58,9 @@ private:
   static void work(Loop &loop) noexcept;
 
   std::mutex mutex_;
-  std::condition_variable loopQueued_;   ///< wakes workers
-  std::condition_variable helperLeft_;   ///< wakes callers waiting for helpers to leave their loop
-  Loop *loops_ = nullptr;                ///< queued loops, oldest first (intrusive list)
+  std::condition_variable loopQueued_; ///< wakes workers
+  std::condition_variable helperLeft_; ///< wakes callers waiting for helpers to leave their loop
+  Loop *loops_ = nullptr;              ///< queued loops, oldest first (intrusive list)
   std::atomic<bool> stopped_{false};
   std::vector<std::thread> workers_;
 };

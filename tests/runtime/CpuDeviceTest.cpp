@@ -96,22 +96,25 @@ TEST_F(CpuDevice, AnExceptionInQueuedWorkSurfacesAtSynchronize) {
 
 TEST_F(CpuDevice, QueuedLaunchesKeepCopiesOfTheirArguments) {
   // The gate holds the stream while scale() returns and its argument slots
-  // (on scale's stack) are overwritten by later calls.
-  std::atomic<int> gate{0}, done{0};
-  Stream stream;
-  waitForGate({1, 1, 0, &stream}, &gate, &done);
+  // (on scale's stack) are overwritten by a launch on another stream. (Work
+  // on the default stream would wait for the gate.)
   auto dx = to_device(std::vector<float>(300, 2.0f));
-  auto dout = device_empty_like(dx);
+  auto dout = device_empty_like(dx), other = device_empty_like(dx);
+  std::atomic<int> gate{0}, done{0};
+  Stream stream, otherStream;
+  waitForGate({1, 1, 0, &stream}, &gate, &done);
   scale({3, 100, 0, &stream}, 1.5f, dx, dout);
-  auto other = device_empty_like(dx);
-  scale({3, 100}, 7.0f, dx, other); // reuses the stack
+  scale({3, 100, 0, &otherStream}, 7.0f, dx, other); // reuses the stack
+  otherStream.synchronize();
   EXPECT_EQ(done.load(), 0) << "the stream did not wait for the gate";
   gate.store(1);
   stream.synchronize();
   EXPECT_EQ(done.load(), 1);
-  std::vector<float> out(300);
+  std::vector<float> out(300), otherOut(300);
   dout.copy_to_host(out);
+  other.copy_to_host(otherOut);
   EXPECT_EQ(out, std::vector<float>(300, 3.0f));
+  EXPECT_EQ(otherOut, std::vector<float>(300, 14.0f));
 }
 
 TEST_F(CpuDevice, DefaultStreamWaitsForEveryStream) {
@@ -158,6 +161,22 @@ TEST_F(CpuDevice, AKernelWithoutCpuCodeIsAnError) {
   } catch (const Error &error) {
     EXPECT_STREQ(error.what(), "pyk: cannot launch vector_add (from test_kernels.cu) on the CPU device: it was "
                                "compiled without CPU-device code; rebuild it with pykc, or run on a GPU");
+  }
+}
+
+TEST_F(CpuDevice, QueuedArgumentsLargerThan8BytesAreAnError) {
+  static const detail::KernelModule module{"wide_argument", nullptr};
+  static const std::uint8_t sizes[] = {16};
+  detail::KernelInfo kernel{&module, "wide", [](void **, const detail::CpuBlockContext *) {}, 1, sizes};
+  unsigned char wide[16] = {};
+  void *args[] = {wide};
+  Stream stream;
+  try {
+    detail::launch(kernel, {1, 1, 0, &stream}, args);
+    FAIL() << "queued a 16-byte argument";
+  } catch (const Error &error) {
+    EXPECT_STREQ(error.what(), "pyk: cannot launch wide (from wide_argument): argument 0 is 16 bytes; the launch ABI "
+                               "passes at most 8 bytes per argument");
   }
 }
 

@@ -61,9 +61,10 @@ TEST(CudaErrors, ThrowErrorThrowsACudaError) {
     EXPECT_EQ(error.call(), "cuLaunchKernel");
     EXPECT_EQ(error.code(), 719);
     EXPECT_EQ(error.name(), "CUDA_ERROR_LAUNCH_FAILED");
-    EXPECT_EQ(std::string(error.what()).rfind("pyk: cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED (719): "
-                                              "launching k; a kernel failed while running",
-                                              0),
+    EXPECT_EQ(std::string(error.what())
+                  .rfind("pyk: cuLaunchKernel failed: CUDA_ERROR_LAUNCH_FAILED (719): "
+                         "launching k; a kernel failed while running",
+                         0),
               0u);
   }
   EXPECT_NO_THROW(check(0, "cuInit"));

@@ -37,8 +37,8 @@ std::string readAndRemove(const std::string &path) {
   return text.str();
 }
 
-/// Runs the probe with exactly `environment` (plus PATH).
-ProbeResult runProbe(std::vector<std::string> environment) {
+/// Runs the probe with exactly `environment` (plus PATH) and `argument`.
+ProbeResult runProbe(std::vector<std::string> environment, std::string argument = {}) {
   std::string outPath = testing::TempDir() + "pyk-probe-out-XXXXXX";
   std::string errPath = testing::TempDir() + "pyk-probe-err-XXXXXX";
   int outFd = mkstemp(outPath.data());
@@ -55,7 +55,7 @@ ProbeResult runProbe(std::vector<std::string> environment) {
     envp.push_back(entry.data());
   envp.push_back(nullptr);
   std::string program = PYK_DEVICE_PROBE;
-  char *argv[] = {program.data(), nullptr};
+  char *argv[] = {program.data(), argument.empty() ? nullptr : argument.data(), nullptr};
   pid_t pid = 0;
   ProbeResult result;
   int spawned = posix_spawn(&pid, program.c_str(), &actions, nullptr, argv, envp.data());
@@ -94,7 +94,7 @@ private:
 #define SKIP_IF_A_DRIVER_IS_INSTALLED()                                                                                \
   do {                                                                                                                 \
     ProbeResult withoutDriver = runProbe({"PYK_DEVICE=cuda"});                                                         \
-    if (withoutDriver.out.find("libcuda.so.1 cannot be loaded") == std::string::npos)                                   \
+    if (withoutDriver.out.find("libcuda.so.1 cannot be loaded") == std::string::npos)                                  \
       GTEST_SKIP() << "a CUDA driver is installed on this machine: " << withoutDriver.out;                             \
   } while (false)
 
@@ -199,6 +199,17 @@ TEST(DeviceSelection, DriverThatSeesNoGpu) {
   EXPECT_EQ(result.exitCode, 3);
   EXPECT_THAT(result.out, HasSubstr("no GPU can be used: the CUDA driver sees no GPU; check nvidia-smi and "
                                     "CUDA_VISIBLE_DEVICES."));
+}
+
+TEST(DeviceSelection, ArraysAndStreamsInStaticsOutliveTheRuntimesOwn) {
+  for (const char *threads : {"PYK_CPU_THREADS=4", "PYK_CPU_THREADS=1"}) {
+    ProbeResult result = runProbe({"PYK_DEVICE=cpu", threads}, "statics");
+    EXPECT_EQ(result.exitCode, 0) << threads << ": " << result.err;
+    EXPECT_EQ(result.out, "statics: left work for exit\n");
+    EXPECT_EQ(result.err, "");
+  }
+  ProbeResult fake = runProbe({"PYK_DEVICE=cuda", fakeDriverPath}, "statics");
+  EXPECT_EQ(fake.exitCode, 0) << fake.err;
 }
 
 } // namespace

@@ -72,7 +72,9 @@ protected:
 };
 
 TEST_F(FakeDriver, ModuleLoadsOnceAndEachFunctionIsLookedUpOnce) {
-  detail::KernelModule module{"once.pyk", testModule.ptx};
+  // Modules are static, as generated ones are: the runtime keys its module
+  // cache by their address.
+  static const detail::KernelModule module{"once.pyk", testModule.ptx};
   detail::KernelInfo add{&module, "vector_add", nullptr, 6};
   detail::KernelInfo scaleInfo{&module, "scale", nullptr, 5};
   int loads = fake->moduleLoads, lookups = fake->functionLookups, launches = fake->launches;
@@ -108,7 +110,7 @@ TEST_F(FakeDriver, ModuleLoadsOnceAndEachFunctionIsLookedUpOnce) {
 }
 
 TEST_F(FakeDriver, RejectedPtxGivesTheJitLog) {
-  detail::KernelModule module{"bad.pyk", "// pyk-fake: invalid ptx\n.visible .entry vector_add(\n"};
+  static const detail::KernelModule module{"bad.pyk", "// pyk-fake: invalid ptx\n.visible .entry vector_add(\n"};
   detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
   for (int attempt = 0; attempt < 2; ++attempt) {
     try {
@@ -128,7 +130,7 @@ TEST_F(FakeDriver, RejectedPtxGivesTheJitLog) {
 }
 
 TEST_F(FakeDriver, AKernelMissingFromItsModule) {
-  detail::KernelModule module{"stale.pyk", ".visible .entry other(\n"};
+  static const detail::KernelModule module{"stale.pyk", ".visible .entry other(\n"};
   detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
   try {
     addEight(kernel);
@@ -142,15 +144,18 @@ TEST_F(FakeDriver, AKernelMissingFromItsModule) {
 }
 
 TEST_F(FakeDriver, TheCubinIsUsedWhenItMatchesTheGpu) {
-  static const char cubin[] = "PYKFAKECUBIN\n.visible .entry vector_add(\n";
+  static constexpr char cubin[] = "PYKFAKECUBIN\n.visible .entry vector_add(\n";
   const auto *bytes = reinterpret_cast<const unsigned char *>(cubin);
-  for (const char *arch : {"sm_90", "sm_90a", "sm_80"}) {
-    detail::KernelModule module{"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), arch};
+  static const detail::KernelModule modules[] = {{"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), "sm_90"},
+                                                 {"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), "sm_90a"},
+                                                 {"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), "sm_80"}};
+  for (const detail::KernelModule &module : modules) {
+    std::string arch = module.cubinArch;
     detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
     int cubins = fake->cubinLoads, loads = fake->moduleLoads;
     EXPECT_EQ(addEight(kernel), 3.0f) << arch;
     EXPECT_EQ(fake->moduleLoads - loads, 1) << arch;
-    EXPECT_EQ(fake->cubinLoads - cubins, std::string(arch) == "sm_80" ? 0 : 1) << arch;
+    EXPECT_EQ(fake->cubinLoads - cubins, arch == "sm_80" ? 0 : 1) << arch;
   }
 }
 

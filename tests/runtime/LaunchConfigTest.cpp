@@ -69,7 +69,8 @@ TEST_F(LaunchConfig, BlockZAbove64) {
 TEST_F(LaunchConfig, GridYAndZAbove65535) {
   EXPECT_EQ(rejection({{1, 65536}, 32}),
             prefix("(1, 65536, 1)", "(32, 1, 1)") + "grid.y is 65536; " + deviceLabel() + " allows grid.y up to 65535");
-  EXPECT_THAT(rejection({{1, 1, 70000}, 32}), HasSubstr("grid.z is 70000; " + deviceLabel() + " allows grid.z up to "
+  EXPECT_THAT(rejection({{1, 1, 70000}, 32}), HasSubstr("grid.z is 70000; " + deviceLabel() +
+                                                        " allows grid.z up to "
                                                         "65535"));
 }
 
@@ -86,15 +87,14 @@ TEST_F(LaunchConfig, TooMuchDynamicSharedMemory) {
                   "bytes per block");
   }
   // More than any GPU has.
-  EXPECT_THAT(rejection({1, 64, 1 << 20}),
-              HasSubstr("1048576 bytes of dynamic shared memory per block is too much; " + deviceLabel() +
-                        " allows at most "));
+  EXPECT_THAT(rejection({1, 64, 1 << 20}), HasSubstr("1048576 bytes of dynamic shared memory per block is too much; " +
+                                                     deviceLabel() + " allows at most "));
 }
 
 TEST_F(LaunchConfig, LimitsThemselvesAreAccepted) {
   auto counts = to_device(std::vector<int>(1, 0));
   auto ids = to_device(std::vector<int>(9, 0));
-  countBlocks({1, {16, 4, 16}}, counts, ids);                    // 1024 threads
+  countBlocks({1, {16, 4, 16}}, counts, ids);                                       // 1024 threads
   countBlocks({1, {1, 1, 64}, onCpu() ? std::size_t{48 * 1024} : 0u}, counts, ids); // block.z 64, all shared memory
   std::vector<int> host(1);
   counts.copy_to_host(host);
@@ -110,8 +110,7 @@ TEST_F(LaunchConfig, AMovedFromStreamIsAnError) {
     vectorAdd({1, 8, 0, &stream}, x, x, out);
     FAIL() << "launched on a moved-from stream";
   } catch (const Error &error) {
-    EXPECT_STREQ(error.what(),
-                 "pyk: launching a kernel: the stream was moved from; use the stream it was moved to");
+    EXPECT_STREQ(error.what(), "pyk: launching a kernel: the stream was moved from; use the stream it was moved to");
   }
 }
 

@@ -110,8 +110,7 @@ TEST_F(Streams, ElapsedTimeOfAnUnrecordedEventIsAnError) {
     try {
       (void)end.elapsed_ms(start);
     } catch (const Error &error) {
-      EXPECT_STREQ(error.what(),
-                   "pyk: Event::elapsed_ms: the end event was never recorded; call record() on it first");
+      EXPECT_STREQ(error.what(), "pyk: Event::elapsed_ms: the end event was never recorded; call record() on it first");
     }
   }
 }
@@ -130,8 +129,7 @@ TEST_F(Streams, MovedStreamsAndEvents) {
     first.synchronize();
     FAIL() << "synchronized a moved-from stream";
   } catch (const Error &error) {
-    EXPECT_STREQ(error.what(),
-                 "pyk: Stream::synchronize: the stream was moved from; use the stream it was moved to");
+    EXPECT_STREQ(error.what(), "pyk: Stream::synchronize: the stream was moved from; use the stream it was moved to");
   }
   Stream third;
   third = std::move(second);

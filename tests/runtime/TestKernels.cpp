@@ -129,7 +129,10 @@ template <std::size_t N> void launch(detail::KernelInfo &kernel, const Launch &c
 
 const detail::KernelModule testModule{"test_kernels.cu", testKernelsPtx};
 detail::KernelInfo vectorAddKernel{&testModule, "vector_add", vectorAddCpu, 6};
-detail::KernelInfo scaleKernel{&testModule, "scale", scaleCpu, 5};
+// scale() passes its float as generated launch functions pass scalars
+// (a pointer to the parameter itself), so its KernelInfo gives the sizes.
+const std::uint8_t scaleArgSizes[] = {sizeof(float), 8, 8, 8, 8};
+detail::KernelInfo scaleKernel{&testModule, "scale", scaleCpu, 5, scaleArgSizes};
 detail::KernelInfo countBlocksKernel{&testModule, "count_blocks", countBlocksCpu, 4};
 detail::KernelInfo reverseBlocksKernel{&testModule, "reverse_blocks", reverseBlocksCpu, 4};
 detail::KernelInfo gpuOnlyKernel{&testModule, "vector_add", nullptr, 6};
@@ -140,15 +143,20 @@ detail::KernelInfo waitForGateKernel{&cpuOnlyModule, "wait_for_gate", waitForGat
 detail::KernelInfo throwInBlockKernel{&cpuOnlyModule, "throw_in_block", throwInBlockCpu, 1};
 } // namespace
 
-void vectorAdd(const Launch &config, ArrayView<const float, 1> x, ArrayView<const float, 1> y, ArrayView<float, 1> out) {
-  Slot slots[] = {Slot::of(x.data()), Slot::of(x.shape(0)),   Slot::of(y.data()),
+void vectorAdd(const Launch &config, ArrayView<const float, 1> x, ArrayView<const float, 1> y,
+               ArrayView<float, 1> out) {
+  Slot slots[] = {Slot::of(x.data()),   Slot::of(x.shape(0)), Slot::of(y.data()),
                   Slot::of(y.shape(0)), Slot::of(out.data()), Slot::of(out.shape(0))};
   launch(vectorAddKernel, config, slots);
 }
 
 void scale(const Launch &config, float a, ArrayView<const float, 1> x, ArrayView<float, 1> out) {
-  Slot slots[] = {Slot::of(a), Slot::of(x.data()), Slot::of(x.shape(0)), Slot::of(out.data()), Slot::of(out.shape(0))};
-  launch(scaleKernel, config, slots);
+  // As pykc generates it: arrays' data pointers and extents on the stack,
+  // the scalar parameter in place.
+  void *data[] = {const_cast<float *>(x.data()), out.data()};
+  std::int64_t extents[] = {x.shape(0), out.shape(0)};
+  void *args[] = {&a, &data[0], &extents[0], &data[1], &extents[1]};
+  detail::launch(scaleKernel, config, args);
 }
 
 void countBlocks(const Launch &config, ArrayView<int, 1> counts, ArrayView<int, 1> ids) {

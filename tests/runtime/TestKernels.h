@@ -24,7 +24,8 @@ extern detail::KernelInfo reverseBlocksKernel;
 
 /// out[i] = x[i] + y[i] for i < x.size(), one thread per element.
 void vectorAdd(const Launch &launch, ArrayView<const float, 1> x, ArrayView<const float, 1> y, ArrayView<float, 1> out);
-/// out[i] = a * x[i].
+/// out[i] = a * x[i]. Packs its arguments exactly as pykc's launch
+/// functions do (the scalar in place, KernelInfo::argSizes set).
 void scale(const Launch &launch, float a, ArrayView<const float, 1> x, ArrayView<float, 1> out);
 /// Every thread adds 1 to counts[its block]; each block's first thread
 /// writes blockIdx, blockDim and gridDim (9 ints) to ids[9 * block ...].

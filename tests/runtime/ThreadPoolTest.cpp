@@ -62,7 +62,8 @@ TEST(ThreadPool, OneParticipantRunsInTheCallingThread) {
 
 TEST(ThreadPool, EmptyLoopCallsNothing) {
   ThreadPool pool(3);
-  pool.parallelFor(0, [](void *, std::uint64_t) { FAIL() << "called"; }, nullptr);
+  pool.parallelFor(
+      0, [](void *, std::uint64_t) { FAIL() << "called"; }, nullptr);
 }
 
 TEST(ThreadPool, TheFirstExceptionReachesTheCaller) {

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Runs every .pyk file in examples/ and tests/golden/ that pykc accepts
+# Runs every .pyk file in examples/, tests/golden/ and tests/execution/ that
+# pykc accepts
 # through every backend:
 #   - the CUDA C++ must compile with nvcc for sm_90 without a warning;
 #   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90;
@@ -36,7 +37,7 @@ check_one() {
 export -f check_one
 export pykc nvcc ptxas work root
 
-find "$root/examples" "$root/tests/golden" -name '*.pyk' -print0 | sort -z |
+find "$root/examples" "$root/tests/golden" "$root/tests/execution" -name '*.pyk' -print0 | sort -z |
   xargs -0 -n1 -P2 bash -c 'check_one "$0"' >"$work/results"
 
 grep '^FAIL' -A20 "$work/results" || true

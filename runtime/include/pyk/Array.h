@@ -28,8 +28,11 @@ namespace pyk {
 template <typename T, int N> class DeviceArray;
 
 namespace detail {
-/// Device memory, in bytes. Throws CudaError / std::bad_alloc.
+/// Device memory, in bytes, aligned to 256 (null for 0 bytes). Throws
+/// CudaError / std::bad_alloc.
 void *allocate(std::size_t bytes);
+/// Frees what allocate() returned (null: nothing). Like cuMemFree, it first
+/// waits for work still queued on the device's streams.
 void release(void *pointer) noexcept;
 /// Copies; with a stream they are asynchronous on a GPU (host memory must
 /// then stay valid until the stream reaches them).

@@ -4,8 +4,11 @@
 // through the CUDA driver (loaded with dlopen, so programs start on
 // machines without one), otherwise pyk's CPU device. PYK_DEVICE=cpu|cuda
 // forces the choice; PYK_DEVICE=cuda without a usable GPU throws
-// DeviceError. When a GPU was requested or expected but is unavailable, one
-// line on stderr says so.
+// DeviceError, whose message says why. When a GPU was expected (a CUDA
+// driver is installed, PYK_DEVICE is unset) but cannot be used, one line on
+// stderr says why and that kernels run on the CPU device; without a driver
+// the CPU device is chosen silently. PYK_CPU_THREADS sets the CPU device's
+// thread count (default: one per hardware thread).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_DEVICE_H

@@ -47,9 +47,16 @@ struct CpuBlockContext {
 /// every thread of the block `context` describes. `args` is laid out as for
 /// cuLaunchKernel: args[i] points to the i-th parameter value, where an
 /// array parameter is its data pointer followed by one int64 per extent.
+/// The runtime calls it once per block, blocks in parallel on its threads;
+/// context->sharedMemory is null when Launch::shared_bytes is 0 and aligned
+/// to 64 bytes otherwise. An exception it throws reaches the launch (the
+/// default stream) or the stream's next synchronize().
 using CpuKernelEntry = void (*)(void **args, const CpuBlockContext *context);
 
-/// The kernels of one .pyk file, as pykc embeds them.
+/// The kernels of one .pyk file, as pykc embeds them. It must live as long
+/// as the program launches its kernels (generated ones are static): the
+/// runtime keys its cache of loaded GPU modules by its address and keeps
+/// them loaded until the program exits.
 struct KernelModule {
   const char *sourceName; ///< the .pyk file, for messages
   const char *ptx;        ///< PTX text for the GPU (null-terminated)
@@ -65,11 +72,18 @@ struct KernelInfo {
   const char *symbol;        ///< the kernel's name in the PTX
   CpuKernelEntry cpuEntry;   ///< the CPU device's code for it
   unsigned argCount;         ///< entries in the args array of a launch
+  /// Bytes of each argument value (argCount entries, each at most 8). A
+  /// launch queued on a CPU-device stream copies the values, because args
+  /// points into its caller's frame. Null: 8 bytes each, and every args[i]
+  /// must then point to 8 readable bytes.
+  const std::uint8_t *argSizes = nullptr;
   std::atomic<void *> cachedFunction{nullptr}; ///< CUfunction, filled on first GPU launch
 };
 
 /// Validates `config` (LaunchConfigError) and runs the kernel on the
-/// current device; asynchronous on a GPU.
+/// current device; asynchronous on a GPU. On the CPU device a launch on the
+/// default stream first waits for the work queued on every stream, then
+/// runs before returning; a launch on a stream is queued behind its work.
 void launch(KernelInfo &kernel, const Launch &config, void **args);
 
 } // namespace detail

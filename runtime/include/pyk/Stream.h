@@ -2,8 +2,11 @@
 //
 // A Stream orders kernels and copies; work on different streams may overlap.
 // On the CPU device a stream runs its work in submission order on a worker
-// of its own. An Event marks a point in a stream, for waiting and timing.
-// Both are move-only RAII handles.
+// of its own. As with CUDA's legacy default stream, work on the default
+// stream (a null Stream*) starts after all work queued before it on every
+// stream, and work queued after it follows it. An Event marks a point in a
+// stream, for waiting and timing. Both are move-only RAII handles; a
+// destroyed stream's queued work still completes.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_STREAM_H

@@ -16,13 +16,13 @@
 
 /// Counters and knobs of the fake driver.
 struct PykFakeCudaState {
-  std::atomic<int> moduleLoads{0};      ///< successful cuModuleLoadDataEx calls
-  std::atomic<int> cubinLoads{0};       ///< of which images were (fake) cubins
-  std::atomic<int> functionLookups{0};  ///< cuModuleGetFunction calls
-  std::atomic<int> launches{0};         ///< successful cuLaunchKernel calls
-  std::atomic<int> liveAllocations{0};  ///< cuMemAlloc_v2 minus cuMemFree_v2
-  std::atomic<int> badFrees{0};         ///< cuMemFree_v2 of unknown pointers
-  std::atomic<int> contextErrors{0};    ///< calls from a thread with no current context
+  std::atomic<int> moduleLoads{0};              ///< successful cuModuleLoadDataEx calls
+  std::atomic<int> cubinLoads{0};               ///< of which images were (fake) cubins
+  std::atomic<int> functionLookups{0};          ///< cuModuleGetFunction calls
+  std::atomic<int> launches{0};                 ///< successful cuLaunchKernel calls
+  std::atomic<int> liveAllocations{0};          ///< cuMemAlloc_v2 minus cuMemFree_v2
+  std::atomic<int> badFrees{0};                 ///< cuMemFree_v2 of unknown pointers
+  std::atomic<int> contextErrors{0};            ///< calls from a thread with no current context
   std::atomic<int> maxThreadsPerFunction{1024}; ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   std::atomic<int> dynamicSharedOptIn{0};       ///< the last CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES set
   std::atomic<int> synchronizeError{0};         ///< what cuCtxSynchronize returns

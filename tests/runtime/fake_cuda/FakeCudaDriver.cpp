@@ -21,6 +21,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <map>
+#include <memory>
 #include <mutex>
 #include <new>
 #include <set>
@@ -37,12 +38,13 @@ constexpr CUresult SUCCESS = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIA
 constexpr std::size_t defaultShared = 48 * 1024, optInShared = 232448;
 constexpr std::size_t largestAllocation = std::size_t{1} << 40;
 
-struct Module {
-  std::string text;
-};
 struct Function {
   std::string name;
   int dynamicShared = 0;
+};
+struct Module {
+  std::string text;
+  std::vector<std::unique_ptr<Function>> functions; ///< owned, as a driver's module owns them
 };
 struct Stream {};
 struct Event {
@@ -77,9 +79,13 @@ bool ready() {
   return true;
 }
 
-CUresult notReady() { return driver().initialised ? INVALID_CONTEXT : NOT_INITIALIZED; }
+CUresult notReady() {
+  return driver().initialised ? INVALID_CONTEXT : NOT_INITIALIZED;
+}
 
-void *host(unsigned long long pointer) { return reinterpret_cast<void *>(static_cast<std::uintptr_t>(pointer)); }
+void *host(unsigned long long pointer) {
+  return reinterpret_cast<void *>(static_cast<std::uintptr_t>(pointer));
+}
 
 CUresult copy(void *to, const void *from, std::size_t bytes) {
   if (!ready())
@@ -105,7 +111,9 @@ void writeLog(unsigned count, const int *options, void **values, int bufferOptio
 
 extern "C" {
 
-PykFakeCudaState *pykFakeCudaState() { return &driver().state; }
+PykFakeCudaState *pykFakeCudaState() {
+  return &driver().state;
+}
 
 void pykFakeCudaRegisterKernel(const char *symbol, pyk::detail::CpuKernelEntry entry) {
   std::lock_guard lock(driver().mutex);
@@ -139,16 +147,38 @@ CUresult cuDeviceGet(int *device, int ordinal) {
 
 CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
   switch (attribute) {
-  case 1: *value = 1024; return SUCCESS;                              // max threads per block
-  case 2: case 3: *value = 1024; return SUCCESS;                      // max block x, y
-  case 4: *value = 64; return SUCCESS;                                // max block z
-  case 5: *value = 2147483647; return SUCCESS;                        // max grid x
-  case 6: case 7: *value = 65535; return SUCCESS;                     // max grid y, z
-  case 8: *value = static_cast<int>(defaultShared); return SUCCESS;   // shared per block
-  case 16: *value = 132; return SUCCESS;                              // multiprocessors
-  case 75: *value = 9; return SUCCESS;                                // compute capability
-  case 76: *value = 0; return SUCCESS;
-  case 97: *value = static_cast<int>(optInShared); return SUCCESS;    // opt-in shared per block
+  case 1:
+    *value = 1024;
+    return SUCCESS; // max threads per block
+  case 2:
+  case 3:
+    *value = 1024;
+    return SUCCESS; // max block x, y
+  case 4:
+    *value = 64;
+    return SUCCESS; // max block z
+  case 5:
+    *value = 2147483647;
+    return SUCCESS; // max grid x
+  case 6:
+  case 7:
+    *value = 65535;
+    return SUCCESS; // max grid y, z
+  case 8:
+    *value = static_cast<int>(defaultShared);
+    return SUCCESS; // shared per block
+  case 16:
+    *value = 132;
+    return SUCCESS; // multiprocessors
+  case 75:
+    *value = 9;
+    return SUCCESS; // compute capability
+  case 76:
+    *value = 0;
+    return SUCCESS;
+  case 97:
+    *value = static_cast<int>(optInShared);
+    return SUCCESS; // opt-in shared per block
   }
   return INVALID_VALUE;
 }
@@ -168,7 +198,9 @@ CUresult cuCtxSetCurrent(void *context) {
   return SUCCESS;
 }
 
-CUresult cuCtxSynchronize() { return ready() ? driver().state.synchronizeError.load() : notReady(); }
+CUresult cuCtxSynchronize() {
+  return ready() ? driver().state.synchronizeError.load() : notReady();
+}
 
 CUresult cuMemAlloc_v2(unsigned long long *pointer, std::size_t bytes) {
   if (!ready())
@@ -177,7 +209,7 @@ CUresult cuMemAlloc_v2(unsigned long long *pointer, std::size_t bytes) {
     return INVALID_VALUE;
   if (bytes > largestAllocation)
     return OUT_OF_MEMORY;
-  void *memory = ::operator new(bytes, std::align_val_t{256});
+  void *memory = ::operator new (bytes, std::align_val_t{256});
   std::lock_guard lock(driver().mutex);
   driver().allocations.insert(memory);
   ++driver().state.liveAllocations;
@@ -194,12 +226,16 @@ CUresult cuMemFree_v2(unsigned long long pointer) {
     return INVALID_VALUE;
   }
   --driver().state.liveAllocations;
-  ::operator delete(host(pointer), std::align_val_t{256});
+  ::operator delete (host(pointer), std::align_val_t{256});
   return SUCCESS;
 }
 
-CUresult cuMemcpyHtoD_v2(unsigned long long to, const void *from, std::size_t bytes) { return copy(host(to), from, bytes); }
-CUresult cuMemcpyDtoH_v2(void *to, unsigned long long from, std::size_t bytes) { return copy(to, host(from), bytes); }
+CUresult cuMemcpyHtoD_v2(unsigned long long to, const void *from, std::size_t bytes) {
+  return copy(host(to), from, bytes);
+}
+CUresult cuMemcpyDtoH_v2(void *to, unsigned long long from, std::size_t bytes) {
+  return copy(to, host(from), bytes);
+}
 CUresult cuMemcpyDtoD_v2(unsigned long long to, unsigned long long from, std::size_t bytes) {
   return copy(host(to), host(from), bytes);
 }
@@ -227,7 +263,9 @@ CUresult cuStreamDestroy_v2(Stream *stream) {
   return SUCCESS;
 }
 
-CUresult cuStreamSynchronize(Stream *) { return ready() ? SUCCESS : notReady(); }
+CUresult cuStreamSynchronize(Stream *) {
+  return ready() ? SUCCESS : notReady();
+}
 
 CUresult cuEventCreate(Event **event, unsigned) {
   if (!ready())
@@ -244,7 +282,9 @@ CUresult cuEventRecord(Event *event, Stream *) {
   return SUCCESS;
 }
 
-CUresult cuEventSynchronize(Event *) { return ready() ? SUCCESS : notReady(); }
+CUresult cuEventSynchronize(Event *) {
+  return ready() ? SUCCESS : notReady();
+}
 
 CUresult cuEventElapsedTime(float *milliseconds, Event *start, Event *end) {
   if (!ready())
@@ -274,7 +314,7 @@ CUresult cuModuleLoadDataEx(Module **module, const void *image, unsigned count, 
   if (text.rfind("PYKFAKECUBIN", 0) == 0)
     ++driver().state.cubinLoads;
   ++driver().state.moduleLoads;
-  *module = new Module{text};
+  *module = new Module{text, {}}; // never unloaded: the runtime keeps its modules
   return SUCCESS;
 }
 
@@ -284,7 +324,9 @@ CUresult cuModuleGetFunction(Function **function, Module *module, const char *na
   ++driver().state.functionLookups;
   if (module->text.find(std::string(".entry ") + name + "(") == std::string::npos)
     return NOT_FOUND;
-  *function = new Function{name};
+  std::lock_guard lock(driver().mutex);
+  module->functions.push_back(std::make_unique<Function>(Function{name}));
+  *function = module->functions.back().get();
   return SUCCESS;
 }
 
@@ -292,10 +334,18 @@ CUresult cuFuncGetAttribute(int *value, int attribute, Function *function) {
   if (!ready())
     return notReady();
   switch (attribute) {
-  case 0: *value = driver().state.maxThreadsPerFunction; return SUCCESS;
-  case 1: *value = 0; return SUCCESS;    // static shared bytes
-  case 4: *value = 32; return SUCCESS;   // registers
-  case 8: *value = function->dynamicShared; return SUCCESS;
+  case 0:
+    *value = driver().state.maxThreadsPerFunction;
+    return SUCCESS;
+  case 1:
+    *value = 0;
+    return SUCCESS; // static shared bytes
+  case 4:
+    *value = 32;
+    return SUCCESS; // registers
+  case 8:
+    *value = function->dynamicShared;
+    return SUCCESS;
   }
   return INVALID_VALUE;
 }
@@ -333,7 +383,8 @@ CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned g
   for (unsigned z = 0; z < gz; ++z)
     for (unsigned y = 0; y < gy; ++y)
       for (unsigned x = 0; x < gx; ++x) {
-        pyk::detail::CpuBlockContext block{{x, y, z}, {bx, by, bz}, {gx, gy, gz}, shared ? sharedMemory.data() : nullptr};
+        pyk::detail::CpuBlockContext block{
+            {x, y, z}, {bx, by, bz}, {gx, gy, gz}, shared ? sharedMemory.data() : nullptr};
         entry(params, &block);
       }
   ++driver().state.launches;

@@ -1,0 +1,45 @@
+// Runs loops.pyk's kernels and compares every case with C++.
+#include "loops.pyk.h"
+
+#include <cstdio>
+#include <vector>
+
+int main() {
+  int passed = 0, failed = 0;
+  auto check = [&](const char *what, double got, double want) {
+    if (got == want) {
+      ++passed;
+    } else {
+      ++failed;
+      std::printf("FAIL %s: got %g, want %g\n", what, got, want);
+    }
+  };
+
+  auto out = pyk::device_empty<std::int64_t>({8});
+  pyk::kernels::loop_cases({1, 32}, out, -2);
+  std::vector<std::int64_t> cases(8);
+  out.copy_to_host(cases);
+  const std::int64_t want[] = {45, 10070401, 531, 5, 51, 7, 5, 3};
+  const char *names[] = {"sum of range", "negative step", "run-time step", "reassigned loop variable",
+                         "break and continue", "while with break", "empty range", "last value"};
+  for (int i = 0; i < 8; ++i)
+    check(names[i], static_cast<double>(cases[i]), static_cast<double>(want[i]));
+
+  const int rows = 300, cols = 17;
+  std::vector<float> m(rows * cols), sums(rows);
+  for (int i = 0; i < rows * cols; ++i)
+    m[i] = static_cast<float>(i % 11) * 0.5f;
+  auto dm = pyk::to_device(m, {rows, cols});
+  auto dsums = pyk::device_empty<float>({rows});
+  pyk::kernels::row_sums({(rows + 63) / 64, 64}, dm, dsums);
+  dsums.copy_to_host(sums);
+  for (int r = 0; r < rows; ++r) {
+    double want = 0;
+    for (int c = 0; c < cols; ++c)
+      want += m[r * cols + c];
+    check("row sum", sums[r], static_cast<float>(want));
+  }
+
+  std::printf("loops on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
+  return failed == 0 ? 0 : 1;
+}
