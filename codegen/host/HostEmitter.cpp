@@ -119,9 +119,21 @@ std::string source(const Module &module, const HostEmitOptions &options) {
   os << "}\n\nnamespace {\n\n";
   os << "const char pyk_ptx[] = R\"pyk_ptx(" << options.ptx << ")pyk_ptx\";\n\n";
   os << "const pyk::detail::KernelModule pyk_module{\"" << options.baseName << ".pyk\", pyk_ptx};\n\n";
-  for (const auto &function : module.functions)
+  for (const auto &function : module.functions) {
+    // The size of each argument value, for launches the runtime queues.
+    std::string sizes;
+    for (const Variable *param : function->params) {
+      const unsigned size = param->type.isArray() ? 8 : byteWidth(param->type.scalar);
+      for (unsigned slot = 0; slot < (param->type.isArray() ? 1 + param->type.rank : 1); ++slot)
+        sizes += (sizes.empty() ? "" : ", ") + std::to_string(slot == 0 ? size : 8);
+    }
+    const std::string sizesName = "pyk_sizes_" + function->symbol;
+    if (!sizes.empty())
+      os << "const std::uint8_t " << sizesName << "[] = {" << sizes << "};\n";
     os << "pyk::detail::KernelInfo pyk_info_" << function->symbol << "{&pyk_module, \"" << function->symbol
-       << "\", &pyk_cpu_" << function->symbol << ", " << argCount(*function) << "};\n";
+       << "\", &pyk_cpu_" << function->symbol << ", " << argCount(*function) << ", "
+       << (sizes.empty() ? "nullptr" : sizesName) << "};\n";
+  }
   os << "\n} // namespace\n";
   for (const auto &function : module.functions) {
     os << "\n" << "void pyk::kernels::" << signature(*function).substr(5) << " {\n";
