@@ -57,6 +57,22 @@ TEST_F(Arrays, TwoAndThreeDimensionalArraysHaveTheirShapeAndSize) {
   EXPECT_EQ(cube.bytes(), 48u);
 }
 
+TEST_F(Arrays, ShapesComeFromAnyIntegerType) {
+  const std::size_t rows = 3, cols = 4;
+  const int depth = 2;
+  std::vector<float> host(rows * cols);
+  std::iota(host.begin(), host.end(), 0.0f);
+  auto matrix = pyk::to_device(host, {rows, cols});
+  static_assert(decltype(matrix)::rank == 2);
+  EXPECT_EQ(matrix.shape(0), 3);
+  EXPECT_EQ(matrix.shape(1), 4);
+  auto cube = pyk::device_empty<double>({rows, cols, depth});
+  static_assert(decltype(cube)::rank == 3);
+  EXPECT_EQ(cube.size(), 24);
+  EXPECT_THROW(pyk::device_empty<float>({-1}), pyk::ShapeError);
+  EXPECT_THROW(pyk::to_device(host, {rows, rows}), pyk::ShapeError) << "12 values do not fill a 3 x 3 array";
+}
+
 TEST_F(Arrays, StorageIsAlignedTo256Bytes) {
   for (std::int64_t count : {1, 3, 255, 1000}) {
     auto array = device_empty<char>({count});

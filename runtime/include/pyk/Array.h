@@ -164,14 +164,30 @@ template <typename T> DeviceArray<T, 1> to_device(const std::vector<T> &host) {
   return array;
 }
 
+/// The extents of an N-dimensional array, from integers of any type, so that
+/// `{rows, cols}` works with int, size_t or int64 variables alike.
+template <int N> struct Extents {
+  std::array<std::int64_t, N> values;
+  template <typename... Ints,
+            typename = std::enable_if_t<sizeof...(Ints) == N && (std::is_integral_v<Ints> && ...)>>
+  Extents(Ints... extents) : values{static_cast<std::int64_t>(extents)...} {}
+};
+
 /// A device array of shape `shape` with a copy of `host` (row-major, exactly
-/// as many elements as the shape holds).
-template <typename T, std::size_t N>
-DeviceArray<T, static_cast<int>(N)> to_device(const std::vector<T> &host, const std::int64_t (&shape)[N]) {
-  std::array<std::int64_t, N> extents;
-  for (std::size_t i = 0; i < N; ++i)
-    extents[i] = shape[i];
-  DeviceArray<T, static_cast<int>(N)> array(extents);
+/// as many elements as the shape holds, else ShapeError):
+/// pyk::to_device(host, {rows, cols}).
+template <typename T> DeviceArray<T, 1> to_device(const std::vector<T> &host, Extents<1> shape) {
+  DeviceArray<T, 1> array(shape.values);
+  array.copy_from_host(host);
+  return array;
+}
+template <typename T> DeviceArray<T, 2> to_device(const std::vector<T> &host, Extents<2> shape) {
+  DeviceArray<T, 2> array(shape.values);
+  array.copy_from_host(host);
+  return array;
+}
+template <typename T> DeviceArray<T, 3> to_device(const std::vector<T> &host, Extents<3> shape) {
+  DeviceArray<T, 3> array(shape.values);
   array.copy_from_host(host);
   return array;
 }
@@ -183,13 +199,10 @@ template <typename T> DeviceArray<T, 1> to_device_async(const std::vector<T> &ho
   return array;
 }
 
-/// An uninitialised device array: device_empty<float>({rows, cols}).
-template <typename T, std::size_t N> DeviceArray<T, static_cast<int>(N)> device_empty(const std::int64_t (&shape)[N]) {
-  std::array<std::int64_t, N> extents;
-  for (std::size_t i = 0; i < N; ++i)
-    extents[i] = shape[i];
-  return DeviceArray<T, static_cast<int>(N)>(extents);
-}
+/// An uninitialised device array: pyk::device_empty<float>({rows, cols}).
+template <typename T> DeviceArray<T, 1> device_empty(Extents<1> shape) { return DeviceArray<T, 1>(shape.values); }
+template <typename T> DeviceArray<T, 2> device_empty(Extents<2> shape) { return DeviceArray<T, 2>(shape.values); }
+template <typename T> DeviceArray<T, 3> device_empty(Extents<3> shape) { return DeviceArray<T, 3>(shape.values); }
 
 /// An uninitialised device array of `like`'s element type and shape.
 template <typename T, int N> DeviceArray<T, N> device_empty_like(const DeviceArray<T, N> &like) {
