@@ -421,9 +421,58 @@ static std::optional<ConstantValue> foldArithmetic(BinaryOp op, const ConstantVa
   case BinaryOp::Mul:
     overflow = __builtin_mul_overflow(x, y, &result);
     break;
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    if (y == 0 || (x == INT64_MIN && y == -1))
+      return std::nullopt; // left to run time, which defines them
+    int64_t quotient = x / y, remainder = x % y;
+    if (remainder != 0 && ((remainder < 0) != (y < 0))) {
+      quotient -= 1;
+      remainder += y;
+    }
+    result = op == BinaryOp::FloorDiv ? quotient : remainder;
+    break;
+  }
+  case BinaryOp::BitAnd:
+    result = x & y;
+    break;
+  case BinaryOp::BitOr:
+    result = x | y;
+    break;
+  case BinaryOp::BitXor:
+    result = x ^ y;
+    break;
+  case BinaryOp::LShift:
+    if (y < 0)
+      return std::nullopt;
+    if (x == 0)
+      break;
+    overflow = y >= 63 || __builtin_mul_overflow(x, int64_t(1) << y, &result);
+    break;
+  case BinaryOp::RShift:
+    if (y < 0)
+      return std::nullopt;
+    result = y >= 64 ? (x < 0 ? -1 : 0) : x >> y;
+    break;
+  case BinaryOp::Pow: {
+    if (y < 0)
+      return std::nullopt;
+    if (x == 0 || x == 1 || x == -1) {
+      result = y == 0 ? 1 : x == -1 ? ((y % 2) ? -1 : 1) : x;
+      break;
+    }
+    // |x| >= 2: overflows within 63 steps, so the loop is short.
+    result = 1;
+    for (int64_t i = 0; i < y && !overflow; ++i)
+      overflow = __builtin_mul_overflow(result, x, &result);
+    break;
+  }
   default:
     return std::nullopt;
   }
+  if (a.kind == Kind::Bool && b.kind == Kind::Bool &&
+      (op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor))
+    return ConstantValue::ofBool(result != 0);
   return ConstantValue::ofInt(result);
 }
 
@@ -435,22 +484,32 @@ Sema::ArithmeticTypes Sema::arithmeticTypes(BinaryOp op, Expr &lhs, Expr &rhs, S
       return {};
     }
   }
-  switch (op) {
-  case BinaryOp::Add:
-  case BinaryOp::Sub:
-  case BinaryOp::Mul:
-  case BinaryOp::Div:
-    break;
-  case BinaryOp::MatMul:
+  const bool bitwise = op == BinaryOp::BitAnd || op == BinaryOp::BitOr || op == BinaryOp::BitXor;
+  const bool shift = op == BinaryOp::LShift || op == BinaryOp::RShift;
+  if (op == BinaryOp::MatMul) {
     error(opRange) << "operator '@' (matrix multiplication) is not supported in kernels";
     return {};
-  default:
-    notSupportedYet(opRange, std::string("operator '") + binaryOpSpelling(op) + "'");
-    return {};
   }
-  PromotionOperand promoted = arithmeticResult(promote(promotionOperand(lhs), promotionOperand(rhs)));
+  if (bitwise || shift) {
+    for (Expr *operand : {&lhs, &rhs})
+      if (isFloat(operand->type->scalarKind())) {
+        error(operand->range()) << "operator '" << binaryOpSpelling(op) << "' needs integers"
+                                << (bitwise ? " or bools" : "") << ", not " << operand->type->str();
+        return {};
+      }
+  }
+  PromotionOperand promoted = promote(promotionOperand(lhs), promotionOperand(rhs));
+  // bool & bool stays bool (NumPy); all other arithmetic on bools is int64.
+  if (!(bitwise && promoted.kind == ScalarKind::Bool))
+    promoted = arithmeticResult(promoted);
   if (!checkLiteralFits(lhs, promoted.kind) || !checkLiteralFits(rhs, promoted.kind))
     return {};
+  if (op == BinaryOp::Pow && isInteger(promoted.kind) && rhs.constant && !rhs.constant->exceedsInt64 &&
+      rhs.constant->kind == ConstantValue::Kind::Int && rhs.constant->intValue < 0) {
+    error(rhs.range()) << "integers to negative integer powers are not allowed (NumPy); write a float, e.g. "
+                          "'2.0 ** -1'";
+    return {};
+  }
   const Type *operandType = types_.scalar(promoted.kind);
   if (op == BinaryOp::Div && !isFloat(promoted.kind))
     operandType = types_.float64Type(); // True division of integers is float64, as in NumPy.
@@ -502,8 +561,21 @@ const Type *Sema::checkUnary(UnaryExpr &expr) {
     return setType(expr, types_.errorType());
   }
   if (expr.op == UnaryOp::Invert) {
-    notSupportedYet(expr.range(), "operator '~'");
-    return setType(expr, types_.errorType());
+    // ~ on an integer flips its bits; on a bool it is 'not' (NumPy).
+    const ScalarKind kind = operandType->scalarKind();
+    if (isFloat(kind)) {
+      error(expr.operand->range()) << "operator '~' needs an integer or a bool, not " << operandType->str();
+      return setType(expr, types_.errorType());
+    }
+    expr.isWeak = expr.operand->isWeak;
+    if (const auto &c = expr.operand->constant; c && !c->exceedsInt64)
+      expr.constant = kind == ScalarKind::Bool && c->kind == ConstantValue::Kind::Bool && !expr.isWeak
+                          ? ConstantValue::ofBool(!c->boolValue)
+                          : ConstantValue::ofInt(~(c->kind == ConstantValue::Kind::Bool ? int64_t(c->boolValue)
+                                                                                         : c->intValue));
+    // A weak (Python) bool is an int to Python: ~True == -2.
+    const ScalarKind result = kind == ScalarKind::Bool && expr.isWeak ? ScalarKind::Int64 : kind;
+    return setType(expr, types_.scalar(result));
   }
   PromotionOperand result = arithmeticResult(promotionOperand(*expr.operand));
   expr.isWeak = result.weak;

@@ -459,9 +459,9 @@ private:
     case ast::UnaryOp::Not:
       return std::make_unique<Unary>(e.range(), UnaryOp::Not, std::move(operand));
     case ast::UnaryOp::Invert:
-      break;
+      return std::make_unique<Unary>(e.range(), type.isBool() ? UnaryOp::Not : UnaryOp::BitNot, std::move(operand));
     }
-    llvm_unreachable("Sema rejects '~' before lowering");
+    llvm_unreachable("unknown unary operator");
   }
 
   ExprPtr arithmetic(ast::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange loc) {
@@ -474,9 +474,26 @@ private:
       return std::make_unique<Binary>(loc, BinaryOp::Mul, std::move(lhs), std::move(rhs));
     case ast::BinaryOp::Div:
       return std::make_unique<Binary>(loc, BinaryOp::Div, std::move(lhs), std::move(rhs));
-    default:
-      llvm_unreachable("Sema rejects this operator before lowering");
+    case ast::BinaryOp::FloorDiv:
+      return std::make_unique<Binary>(loc, BinaryOp::FloorDiv, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::Mod:
+      return std::make_unique<Binary>(loc, BinaryOp::Mod, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::Pow:
+      return std::make_unique<Binary>(loc, BinaryOp::Pow, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::BitAnd:
+      return std::make_unique<Binary>(loc, BinaryOp::And, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::BitOr:
+      return std::make_unique<Binary>(loc, BinaryOp::Or, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::BitXor:
+      return std::make_unique<Binary>(loc, BinaryOp::Xor, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::LShift:
+      return std::make_unique<Binary>(loc, BinaryOp::Shl, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::RShift:
+      return std::make_unique<Binary>(loc, BinaryOp::Shr, std::move(lhs), std::move(rhs));
+    case ast::BinaryOp::MatMul:
+      break;
     }
+    llvm_unreachable("Sema rejects '@' before lowering");
   }
 
   ExprPtr compare(const ast::CompareExpr &e) {

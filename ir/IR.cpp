@@ -51,6 +51,8 @@ const char *unaryOpName(UnaryOp op) {
     return "neg";
   case UnaryOp::Not:
     return "not";
+  case UnaryOp::BitNot:
+    return "bitnot";
   }
   return "?";
 }
@@ -65,6 +67,22 @@ const char *binaryOpName(BinaryOp op) {
     return "mul";
   case BinaryOp::Div:
     return "div";
+  case BinaryOp::FloorDiv:
+    return "floordiv";
+  case BinaryOp::Mod:
+    return "mod";
+  case BinaryOp::Pow:
+    return "pow";
+  case BinaryOp::And:
+    return "and";
+  case BinaryOp::Or:
+    return "or";
+  case BinaryOp::Xor:
+    return "xor";
+  case BinaryOp::Shl:
+    return "shl";
+  case BinaryOp::Shr:
+    return "shr";
   }
   return "?";
 }

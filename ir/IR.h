@@ -136,7 +136,8 @@ public:
   ExprPtr operand;
 };
 
-enum class UnaryOp { Neg, Not };
+/// Not is logical (bools); BitNot flips an integer's bits.
+enum class UnaryOp { Neg, Not, BitNot };
 const char *unaryOpName(UnaryOp op);
 
 class Unary : public Expr {
@@ -148,9 +149,17 @@ public:
   ExprPtr operand;
 };
 
-/// Arithmetic on two operands of the result's type. Div is IEEE division
-/// and only exists for floats.
-enum class BinaryOp { Add, Sub, Mul, Div };
+/// Arithmetic on two operands of the result's type, with Python's meaning
+/// where it differs from C's:
+///   Div       IEEE division; floats only.
+///   FloorDiv  rounds toward minus infinity; an integer division by zero
+///             yields 0.
+///   Mod       takes the divisor's sign; an integer modulo by zero yields 0.
+///   Pow       integer powers by repeated squaring (wrapping); floats pow().
+///   And/Or/Xor  bitwise, on integers or bools.
+///   Shl/Shr   shifts; a count outside [0, bits) gives 0 (or -1 for Shr of
+///             a negative value), as in NumPy, not C's undefined behaviour.
+enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr };
 const char *binaryOpName(BinaryOp op);
 
 class Binary : public Expr {

@@ -88,6 +88,8 @@ private:
         fail(e, "'not' on a non-bool");
       if (u.op == UnaryOp::Neg && (!e.type().isScalar() || e.type().isBool()))
         fail(e, "negation of a non-number");
+      if (u.op == UnaryOp::BitNot && (!e.type().isScalar() || isFloat(e.type().scalar)))
+        fail(e, "bitnot of a non-integer");
       return;
     }
     case NodeKind::Binary: {
@@ -96,10 +98,13 @@ private:
       expr(*b.rhs);
       requireType(e, *b.lhs, e.type(), "lhs");
       requireType(e, *b.rhs, e.type(), "rhs");
-      if (!e.type().isScalar() || e.type().isBool())
+      const bool bitwise = b.op == BinaryOp::And || b.op == BinaryOp::Or || b.op == BinaryOp::Xor;
+      if (!e.type().isScalar() || (e.type().isBool() && !bitwise))
         fail(e, "arithmetic on " + e.type().str());
       if (b.op == BinaryOp::Div && !isFloat(e.type().scalar))
         fail(e, "div on a non-float type");
+      if ((bitwise || b.op == BinaryOp::Shl || b.op == BinaryOp::Shr) && isFloat(e.type().scalar))
+        fail(e, std::string(binaryOpName(b.op)) + " on a float type");
       return;
     }
     case NodeKind::Compare: {

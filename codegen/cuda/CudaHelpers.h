@@ -1,0 +1,27 @@
+//===- CudaHelpers.h - Python's integer and float semantics in CUDA C++ ----===//
+//
+// Where Python's operators differ from C++'s (floor division, modulo by the
+// divisor's sign, integer powers, shifts by any count), the CUDA C++ backend
+// calls small device functions; this writes the ones a file uses at its top.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CODEGEN_CUDA_CUDAHELPERS_H
+#define PYK_CODEGEN_CUDA_CUDAHELPERS_H
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <set>
+
+namespace pyk::cuda {
+
+enum class Helper { FloorDiv, Mod, FloatMod, IntPow, Shl, Shr };
+
+/// The name the generated code calls ("pyk_floordiv").
+const char *helperName(Helper helper);
+
+/// Writes the definitions of `helpers` (and the includes they need).
+void emitHelpers(const std::set<Helper> &helpers, llvm::raw_ostream &os);
+
+} // namespace pyk::cuda
+
+#endif // PYK_CODEGEN_CUDA_CUDAHELPERS_H
