@@ -248,6 +248,10 @@ public:
   ExprPtr callee;
   std::vector<ExprPtr> args;
   std::vector<KeywordArgument> keywords;
+  /// Set by Sema: which builtin the call is (Cast, Abs, Min, Max, Grid).
+  Builtin function = Builtin::None;
+  /// Set by Sema for min/max: the type all arguments are converted to.
+  const Type *operandType = nullptr;
 };
 
 enum class UnaryOp { Plus, Minus, Invert, Not };

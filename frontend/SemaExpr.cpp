@@ -124,6 +124,8 @@ const Type *Sema::checkName(NameExpr &expr) {
   if (!symbol) {
     if (expr.name == "void")
       error(expr.range()) << "'void' is only a signature's return type";
+    else if (expr.name == "range")
+      error(expr.range()) << "range() can only be iterated by a 'for' loop";
     else if (isKnownUnimplementedBuiltin(expr.name))
       notSupportedYet(expr.range(), "'" + expr.name + "'");
     else
@@ -150,7 +152,7 @@ const Type *Sema::checkName(NameExpr &expr) {
     expr.builtin = symbol->builtin;
     return setType(expr, types_.voidType());
   case SymbolKind::TypeName:
-    notSupportedYet(expr.range(), "using the type '" + expr.name + "' in an expression (casts)");
+    error(expr.range()) << "the type '" << expr.name << "' is not a value; convert with " << expr.name << "(x)";
     return setType(expr, types_.errorType());
   case SymbolKind::Function:
     notSupportedYet(expr.range(), "calling function '" + expr.name + "' (device functions)");
@@ -219,7 +221,8 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     return setType(expr, types_.errorType());
   }
   if (expr.object->builtin == Builtin::NumpyModule && scalarKindFromName(expr.attribute)) {
-    notSupportedYet(expr.range(), "using the type 'np." + expr.attribute + "' in an expression (casts)");
+    error(expr.range()) << "the type 'np." << expr.attribute << "' is not a value; convert with np."
+                        << expr.attribute << "(x)";
     return setType(expr, types_.errorType());
   }
   std::string dotted = std::string(builtinName(expr.object->builtin)) + "." + expr.attribute;
@@ -331,13 +334,155 @@ const Type *Sema::checkTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
 //===----------------------------------------------------------------------===//
 
 const Type *Sema::checkCall(CallExpr &expr) {
+  // Casts and Python builtins are found by name, before the callee is
+  // checked as a value (a type name alone is not one).
+  if (auto kind = scalarTypeNamed(*expr.callee)) {
+    if (auto *name = dyn_cast<NameExpr>(expr.callee.get()); !name || !functionScope_.count(name->name)) {
+      if (*kind == ScalarKind::Float16) {
+        notSupportedYet(expr.callee->range(), "float16");
+        return setType(expr, types_.errorType());
+      }
+      expr.function = Builtin::Cast;
+      return checkCast(expr, *kind);
+    }
+  }
+  if (auto *name = dyn_cast<NameExpr>(expr.callee.get()); name && !lookup(name->name)) {
+    if (name->name == "abs") {
+      expr.function = Builtin::Abs;
+      return checkAbs(expr);
+    }
+    if (name->name == "min" || name->name == "max") {
+      expr.function = name->name == "min" ? Builtin::Min : Builtin::Max;
+      return checkMinMax(expr, name->name == "min");
+    }
+  }
   const Type *calleeType = checkExpr(*expr.callee);
   if (calleeType->isError())
     return setType(expr, types_.errorType());
-  if (expr.callee->builtin == Builtin::Grid)
+  if (expr.callee->builtin == Builtin::Grid) {
+    expr.function = Builtin::Grid;
     return checkGrid(expr);
+  }
   error(expr.callee->range()) << describe(*expr.callee) << " cannot be called";
   return setType(expr, types_.errorType());
+}
+
+bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, size_t maximum) {
+  if (!expr.keywords.empty()) {
+    error(expr.keywords.front().nameRange) << name << "() takes no keyword arguments";
+    return false;
+  }
+  if (expr.args.size() < minimum || expr.args.size() > maximum) {
+    DiagnosticBuilder message = error(expr.range());
+    message << name << "() takes ";
+    if (minimum == maximum)
+      message << minimum << " argument" << (minimum == 1 ? "" : "s");
+    else if (maximum == SIZE_MAX)
+      message << minimum << " or more arguments";
+    else
+      message << minimum << " to " << maximum << " arguments";
+    message << ", not " << expr.args.size();
+    return false;
+  }
+  return true;
+}
+
+/// float32(x), int(x), bool(x): C's conversion (int() truncates toward
+/// zero, as Python's does).
+const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
+  const std::string name = scalarName(to).data();
+  if (!requirePositional(expr, name.c_str(), 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(value.range()) << "cannot convert " << describe(value) << " to " << name;
+    return setType(expr, types_.errorType());
+  }
+  if (value.constant && !value.constant->exceedsInt64) {
+    const ConstantValue &c = *value.constant;
+    if (to == ScalarKind::Bool)
+      expr.constant = ConstantValue::ofBool(c.asDouble() != 0);
+    else if (isFloat(to))
+      expr.constant = ConstantValue::ofFloat(to == ScalarKind::Float32 ? double(float(c.asDouble())) : c.asDouble());
+    else if (c.kind != ConstantValue::Kind::Float)
+      expr.constant = ConstantValue::ofInt(c.kind == ConstantValue::Kind::Bool ? c.boolValue : c.intValue);
+    else if (std::isfinite(c.floatValue) && std::fabs(c.floatValue) < 9.2e18)
+      expr.constant = ConstantValue::ofInt(static_cast<int64_t>(c.floatValue));
+    if (expr.constant && isInteger(to) && !expr.constant->fitsIn(to))
+      expr.constant.reset(); // wraps at run time, like the C cast it is
+  }
+  return setType(expr, types_.scalar(to));
+}
+
+const Type *Sema::checkAbs(CallExpr &expr) {
+  if (!requirePositional(expr, "abs", 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(value.range()) << "abs() needs a number, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  PromotionOperand result = arithmeticResult(promotionOperand(value));
+  expr.isWeak = result.weak;
+  if (const auto &c = value.constant; c && !c->exceedsInt64) {
+    if (c->kind == ConstantValue::Kind::Float)
+      expr.constant = ConstantValue::ofFloat(std::fabs(c->floatValue));
+    else if (c->kind == ConstantValue::Kind::Bool)
+      expr.constant = ConstantValue::ofInt(c->boolValue);
+    else if (c->intValue != INT64_MIN)
+      expr.constant = ConstantValue::ofInt(c->intValue < 0 ? -c->intValue : c->intValue);
+  }
+  return setType(expr, types_.scalar(result.kind));
+}
+
+/// min(a, b, ...) and max(a, b, ...): Python's builtins on numbers, in the
+/// arguments' common type; the first of equal values wins.
+const Type *Sema::checkMinMax(CallExpr &expr, bool isMin) {
+  const char *name = isMin ? "min" : "max";
+  if (!requirePositional(expr, name, 2, SIZE_MAX))
+    return setType(expr, types_.errorType());
+  bool ok = true;
+  std::optional<PromotionOperand> common;
+  for (ExprPtr &arg : expr.args) {
+    const Type *type = checkValue(*arg);
+    if (type->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!type->isScalar()) {
+      error(arg->range()) << name << "() needs numbers, not " << describe(*arg);
+      ok = false;
+      continue;
+    }
+    common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
+  }
+  if (!ok)
+    return setType(expr, types_.errorType());
+  for (ExprPtr &arg : expr.args)
+    if (!checkLiteralFits(*arg, common->kind))
+      return setType(expr, types_.errorType());
+  expr.isWeak = common->weak;
+  expr.operandType = types_.scalar(common->kind);
+  bool allConstant = true;
+  std::optional<ConstantValue> best;
+  for (ExprPtr &arg : expr.args) {
+    if (!arg->constant || arg->constant->exceedsInt64) {
+      allConstant = false;
+      break;
+    }
+    const double value = arg->constant->asDouble();
+    if (!best || (isMin ? value < best->asDouble() : value > best->asDouble()))
+      best = arg->constant;
+  }
+  if (allConstant && best)
+    expr.constant = best;
+  return setType(expr, expr.operandType);
 }
 
 const Type *Sema::checkGrid(CallExpr &expr) {

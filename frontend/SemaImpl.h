@@ -84,6 +84,11 @@ private:
   const Type *checkTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
   const Type *checkCall(ast::CallExpr &expr);
   const Type *checkGrid(ast::CallExpr &expr);
+  const Type *checkCast(ast::CallExpr &expr, ScalarKind to);
+  const Type *checkAbs(ast::CallExpr &expr);
+  const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
+  /// Reports keyword arguments and a wrong argument count; false then.
+  bool requirePositional(ast::CallExpr &expr, const char *name, size_t minimum, size_t maximum);
   const Type *checkUnary(ast::UnaryExpr &expr);
   const Type *checkBinary(ast::BinaryExpr &expr);
   const Type *checkBoolOp(ast::BoolOpExpr &expr);

@@ -439,7 +439,24 @@ private:
   }
 
   ExprPtr call(const ast::CallExpr &e) {
-    assert(e.callee->builtin == Builtin::Grid && "only cuda.grid(1) is callable so far");
+    const Type type = toIRType(e.type);
+    switch (e.function) {
+    case Builtin::Cast:
+      return castTo(expr(*e.args.front()), type);
+    case Builtin::Abs:
+      return std::make_unique<Unary>(e.range(), UnaryOp::Abs, castTo(expr(*e.args.front()), type));
+    case Builtin::Min:
+    case Builtin::Max: {
+      const BinaryOp op = e.function == Builtin::Min ? BinaryOp::Min : BinaryOp::Max;
+      ExprPtr result = castTo(expr(*e.args.front()), type);
+      for (size_t i = 1; i < e.args.size(); ++i)
+        result = std::make_unique<Binary>(e.range(), op, std::move(result), castTo(expr(*e.args[i]), type));
+      return result;
+    }
+    default:
+      break;
+    }
+    assert(e.function == Builtin::Grid && "Sema resolved every call");
     // cuda.grid(1) == blockIdx.x * blockDim.x + threadIdx.x, in int64.
     Type i64 = Type::scalarType(ScalarKind::Int64);
     auto reg = [&](SpecialRegKind kind) { return castTo(std::make_unique<SpecialReg>(e.range(), kind, 0), i64); };

@@ -53,6 +53,8 @@ const char *unaryOpName(UnaryOp op) {
     return "not";
   case UnaryOp::BitNot:
     return "bitnot";
+  case UnaryOp::Abs:
+    return "abs";
   }
   return "?";
 }
@@ -83,6 +85,10 @@ const char *binaryOpName(BinaryOp op) {
     return "shl";
   case BinaryOp::Shr:
     return "shr";
+  case BinaryOp::Min:
+    return "min";
+  case BinaryOp::Max:
+    return "max";
   }
   return "?";
 }

@@ -136,8 +136,9 @@ public:
   ExprPtr operand;
 };
 
-/// Not is logical (bools); BitNot flips an integer's bits.
-enum class UnaryOp { Neg, Not, BitNot };
+/// Not is logical (bools); BitNot flips an integer's bits; Abs of the most
+/// negative integer wraps to itself, as in NumPy.
+enum class UnaryOp { Neg, Not, BitNot, Abs };
 const char *unaryOpName(UnaryOp op);
 
 class Unary : public Expr {
@@ -159,7 +160,8 @@ public:
 ///   And/Or/Xor  bitwise, on integers or bools.
 ///   Shl/Shr   shifts; a count outside [0, bits) gives 0 (or -1 for Shr of
 ///             a negative value), as in NumPy, not C's undefined behaviour.
-enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr };
+///   Min/Max   Python's min(a, b) / max(a, b): b if b < a (b > a) else a.
+enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr, Min, Max };
 const char *binaryOpName(BinaryOp op);
 
 class Binary : public Expr {

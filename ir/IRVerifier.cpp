@@ -86,7 +86,7 @@ private:
       expr(*u.operand);
       if (u.op == UnaryOp::Not && !e.type().isBool())
         fail(e, "'not' on a non-bool");
-      if (u.op == UnaryOp::Neg && (!e.type().isScalar() || e.type().isBool()))
+      if ((u.op == UnaryOp::Neg || u.op == UnaryOp::Abs) && (!e.type().isScalar() || e.type().isBool()))
         fail(e, "negation of a non-number");
       if (u.op == UnaryOp::BitNot && (!e.type().isScalar() || isFloat(e.type().scalar)))
         fail(e, "bitnot of a non-integer");
@@ -99,7 +99,8 @@ private:
       requireType(e, *b.lhs, e.type(), "lhs");
       requireType(e, *b.rhs, e.type(), "rhs");
       const bool bitwise = b.op == BinaryOp::And || b.op == BinaryOp::Or || b.op == BinaryOp::Xor;
-      if (!e.type().isScalar() || (e.type().isBool() && !bitwise))
+      const bool onBools = bitwise || b.op == BinaryOp::Min || b.op == BinaryOp::Max;
+      if (!e.type().isScalar() || (e.type().isBool() && !onBools))
         fail(e, "arithmetic on " + e.type().str());
       if (b.op == BinaryOp::Div && !isFloat(e.type().scalar))
         fail(e, "div on a non-float type");

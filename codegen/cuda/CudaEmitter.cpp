@@ -254,6 +254,8 @@ private:
         return {"!" + wrap(operand, Prefix), Prefix};
       if (u.op == UnaryOp::BitNot)
         return narrow(e.type(), {"~" + wrap(operand, Prefix), Prefix});
+      if (u.op == UnaryOp::Abs)
+        return absolute(e.type().scalar, operand);
       // -(-n), never --n: that is C++'s decrement.
       std::string inner = operand.text.front() == '-' ? "(" + operand.text + ")" : wrap(operand, Prefix);
       return narrow(e.type(), {"-" + inner, Prefix});
@@ -358,8 +360,31 @@ private:
       return helper(Helper::Shl);
     case BinaryOp::Shr:
       return helper(Helper::Shr);
+    case BinaryOp::Min:
+      return helper(Helper::Min);
+    case BinaryOp::Max:
+      return helper(Helper::Max);
     }
     return {"/* unknown operator */", Postfix};
+  }
+
+  /// abs() as CUDA spells it for each type; unsigned values are their own.
+  static Code absolute(ScalarKind kind, const Code &operand) {
+    switch (kind) {
+    case ScalarKind::Float32:
+      return {"fabsf(" + operand.text + ")", Postfix};
+    case ScalarKind::Float64:
+      return {"fabs(" + operand.text + ")", Postfix};
+    case ScalarKind::Int64:
+      return {"llabs(" + operand.text + ")", Postfix};
+    case ScalarKind::Int32:
+      return {"abs(" + operand.text + ")", Postfix};
+    case ScalarKind::Int8:
+    case ScalarKind::Int16:
+      return {"(" + cudaScalarType(kind) + ")abs(" + operand.text + ")", Prefix};
+    default:
+      return operand;
+    }
   }
 
   /// C++ computes in int at least: cast results of narrower types back.

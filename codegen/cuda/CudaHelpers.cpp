@@ -17,6 +17,10 @@ const char *helperName(Helper helper) {
     return "pyk_shl";
   case Helper::Shr:
     return "pyk_shr";
+  case Helper::Min:
+    return "pyk_min";
+  case Helper::Max:
+    return "pyk_max";
   }
   return "pyk_unknown";
 }
@@ -108,6 +112,18 @@ template <typename T> __device__ __forceinline__ T pyk_shr(T a, T b) {
         return 0;
     }
     return a >> b;
+}
+)";
+  case Helper::Min:
+    return R"(// Python's min(a, b): b if b < a else a (the first of equal values).
+template <typename T> __device__ __forceinline__ T pyk_min(T a, T b) {
+    return b < a ? b : a;
+}
+)";
+  case Helper::Max:
+    return R"(// Python's max(a, b): b if b > a else a (the first of equal values).
+template <typename T> __device__ __forceinline__ T pyk_max(T a, T b) {
+    return b > a ? b : a;
 }
 )";
   }

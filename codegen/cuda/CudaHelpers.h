@@ -14,7 +14,7 @@
 
 namespace pyk::cuda {
 
-enum class Helper { FloorDiv, Mod, FloatMod, IntPow, Shl, Shr };
+enum class Helper { FloorDiv, Mod, FloatMod, IntPow, Shl, Shr, Min, Max };
 
 /// The name the generated code calls ("pyk_floordiv").
 const char *helperName(Helper helper);

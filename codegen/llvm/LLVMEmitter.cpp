@@ -396,6 +396,14 @@ private:
       llvm::Value *operand = expr(*u.operand);
       if (u.op == UnaryOp::Not || u.op == UnaryOp::BitNot)
         return builder_.CreateNot(operand);
+      if (u.op == UnaryOp::Abs) {
+        if (isFloat(e.type().scalar))
+          return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);
+        if (isUnsignedInteger(e.type().scalar))
+          return operand;
+        // abs(MIN) wraps to MIN (NumPy), so it is not poison here.
+        return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::abs, operand, builder_.getFalse());
+      }
       return isFloat(e.type().scalar) ? builder_.CreateFNeg(operand) : builder_.CreateNeg(operand);
     }
     case NodeKind::Binary:
@@ -476,6 +484,17 @@ private:
     case BinaryOp::Shl:
     case BinaryOp::Shr:
       return shift(b.op == BinaryOp::Shl, lhs, rhs, isSignedInteger(kind));
+    case BinaryOp::Min:
+    case BinaryOp::Max: {
+      // b if b < a else a (max: b > a): NaN in b never wins, as in Python.
+      const bool isMin = b.op == BinaryOp::Min;
+      llvm::Value *takeRight =
+          floating ? (isMin ? builder_.CreateFCmpOLT(rhs, lhs) : builder_.CreateFCmpOGT(rhs, lhs))
+                   : builder_.CreateICmp(isMin ? (isSignedInteger(kind) ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT)
+                                               : (isSignedInteger(kind) ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT),
+                                         rhs, lhs);
+      return builder_.CreateSelect(takeRight, rhs, lhs);
+    }
     }
     return nullptr;
   }
