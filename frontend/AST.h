@@ -250,8 +250,11 @@ public:
   std::vector<KeywordArgument> keywords;
   /// Set by Sema: which builtin the call is (Cast, Abs, Min, Max, Grid).
   Builtin function = Builtin::None;
-  /// Set by Sema for min/max: the type all arguments are converted to.
+  /// Set by Sema for min/max and math functions: the type all arguments
+  /// are converted to.
   const Type *operandType = nullptr;
+  /// Set by Sema for math functions: which one.
+  const MathFunctionInfo *mathFunction = nullptr;
 };
 
 enum class UnaryOp { Plus, Minus, Invert, Not };

@@ -32,6 +32,42 @@ std::optional<Builtin> builtinFromName(std::string_view name) {
   return std::nullopt;
 }
 
+const MathFunctionInfo *mathFunction(std::string_view name) {
+  using R = MathFunctionInfo::Result;
+  static constexpr MathFunctionInfo functions[] = {
+      {"sqrt", "sqrt", 1, R::Float},       {"exp", "exp", 1, R::Float},         {"expm1", "expm1", 1, R::Float},
+      {"log", "log", 1, R::Float},         {"log2", "log2", 1, R::Float},       {"log10", "log10", 1, R::Float},
+      {"log1p", "log1p", 1, R::Float},     {"sin", "sin", 1, R::Float},         {"cos", "cos", 1, R::Float},
+      {"tan", "tan", 1, R::Float},         {"asin", "asin", 1, R::Float},       {"acos", "acos", 1, R::Float},
+      {"atan", "atan", 1, R::Float},       {"atan2", "atan2", 2, R::Float},     {"sinh", "sinh", 1, R::Float},
+      {"cosh", "cosh", 1, R::Float},       {"tanh", "tanh", 1, R::Float},       {"asinh", "asinh", 1, R::Float},
+      {"acosh", "acosh", 1, R::Float},     {"atanh", "atanh", 1, R::Float},     {"pow", "pow", 2, R::Float},
+      {"fabs", "fabs", 1, R::Float},       {"fmod", "fmod", 2, R::Float},       {"copysign", "copysign", 2, R::Float},
+      {"hypot", "hypot", 2, R::Float},     {"erf", "erf", 1, R::Float},         {"erfc", "erfc", 1, R::Float},
+      {"gamma", "tgamma", 1, R::Float},    {"lgamma", "lgamma", 1, R::Float},   {"floor", "floor", 1, R::Int64},
+      {"ceil", "ceil", 1, R::Int64},       {"trunc", "trunc", 1, R::Int64},     {"isnan", "isnan", 1, R::Bool},
+      {"isinf", "isinf", 1, R::Bool},      {"isfinite", "isfinite", 1, R::Bool},
+  };
+  for (const MathFunctionInfo &function : functions)
+    if (function.name == name)
+      return &function;
+  return nullptr;
+}
+
+std::optional<double> mathConstant(std::string_view name) {
+  if (name == "pi")
+    return 3.141592653589793;
+  if (name == "e")
+    return 2.718281828459045;
+  if (name == "tau")
+    return 6.283185307179586;
+  if (name == "inf")
+    return __builtin_inf();
+  if (name == "nan")
+    return __builtin_nan("");
+  return std::nullopt;
+}
+
 bool isKnownUnimplementedBuiltin(std::string_view name) {
   // The GPU and Python vocabulary of LANGUAGE.md that later work implements.
   static constexpr std::string_view planned[] = {
@@ -52,13 +88,8 @@ bool isKnownUnimplementedBuiltin(std::string_view name) {
       "cuda.shfl_sync", "cuda.shfl_up_sync", "cuda.shfl_down_sync", "cuda.shfl_xor_sync", "cuda.all_sync",
       "cuda.any_sync", "cuda.eq_sync", "cuda.ballot_sync", "cuda.match_any_sync", "cuda.activemask",
       "cuda.lanemask_lt", "cuda.popc", "cuda.brev", "cuda.clz", "cuda.ffs", "cuda.fma", "cuda.cbrt",
-      // Math
-      "math.sqrt", "math.exp", "math.expm1", "math.log", "math.log2", "math.log10", "math.log1p",
-      "math.sin", "math.cos", "math.tan", "math.asin", "math.acos", "math.atan", "math.atan2",
-      "math.sinh", "math.cosh", "math.tanh", "math.asinh", "math.acosh", "math.atanh", "math.pow",
-      "math.fabs", "math.floor", "math.ceil", "math.trunc", "math.fmod", "math.copysign", "math.hypot",
-      "math.erf", "math.erfc", "math.gamma", "math.lgamma", "math.isnan", "math.isinf", "math.isfinite",
-      "math.pi", "math.e", "math.inf", "math.nan", "math.radians", "math.degrees", "math.frexp", "math.ldexp",
+      // Math functions pyk does not have yet
+      "math.radians", "math.degrees", "math.frexp", "math.ldexp",
   };
   for (std::string_view candidate : planned)
     if (candidate == name)

@@ -23,6 +23,22 @@ enum class Builtin {
 std::string_view builtinName(Builtin builtin);
 /// The builtin with dotted name `name` ("cuda.threadIdx.x"), if pyk has it.
 std::optional<Builtin> builtinFromName(std::string_view name);
+/// A function of Python's math module that pyk has.
+struct MathFunctionInfo {
+  std::string_view name;  ///< "sqrt", as in math.sqrt
+  std::string_view cName; ///< the C library's double version: "sqrt", "tgamma"
+  unsigned arity;
+  /// What it returns for float arguments: the float (Float), an int64
+  /// (floor, ceil, trunc) or a bool (isnan, isinf, isfinite).
+  enum class Result { Float, Int64, Bool } result;
+};
+
+/// The math module's function `name`, if pyk has it.
+const MathFunctionInfo *mathFunction(std::string_view name);
+
+/// The value of math.pi, math.e, math.inf, math.nan, math.tau.
+std::optional<double> mathConstant(std::string_view name);
+
 /// True for names Numba's CUDA target or Python provide that pyk parses
 /// and plans to support but does not implement yet ("cuda.syncthreads").
 bool isKnownUnimplementedBuiltin(std::string_view name);

@@ -152,6 +152,20 @@ void Sema::checkImportFrom(ImportFromStmt &stmt) {
                                      *scalarKindFromName(name.name), Builtin::None, nullptr, 0});
       continue;
     }
+    if (fromMath) {
+      if (auto value = mathConstant(name.name)) {
+        addSymbol(moduleScope_, Symbol{SymbolKind::Constant, bound, name.range, types_.float64Type(),
+                                       ConstantValue::ofFloat(*value), ScalarKind::Bool, Builtin::None, nullptr, 0});
+        continue;
+      }
+      if (const MathFunctionInfo *function = mathFunction(name.name)) {
+        Symbol symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
+                      Builtin::MathFunction, nullptr, 0};
+        symbol.mathFunction = function;
+        addSymbol(moduleScope_, std::move(symbol));
+        continue;
+      }
+    }
     std::string dotted = (fromMath ? "math." : stmt.module == "numba.cuda" ? "cuda." : "") + name.name;
     if (isKnownUnimplementedBuiltin(dotted)) {
       notSupportedYet(name.range, "'" + dotted + "'");

@@ -225,6 +225,17 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
                         << expr.attribute << "(x)";
     return setType(expr, types_.errorType());
   }
+  if (expr.object->builtin == Builtin::MathModule) {
+    if (auto value = mathConstant(expr.attribute)) {
+      expr.isWeak = true;
+      expr.constant = ConstantValue::ofFloat(*value);
+      return setType(expr, types_.float64Type());
+    }
+    if (mathFunction(expr.attribute)) {
+      expr.builtin = Builtin::MathFunction;
+      return setType(expr, types_.voidType());
+    }
+  }
   std::string dotted = std::string(builtinName(expr.object->builtin)) + "." + expr.attribute;
   if (auto builtin = builtinFromName(dotted)) {
     expr.builtin = *builtin;
@@ -363,6 +374,13 @@ const Type *Sema::checkCall(CallExpr &expr) {
     expr.function = Builtin::Grid;
     return checkGrid(expr);
   }
+  if (expr.callee->builtin == Builtin::MathFunction) {
+    expr.function = Builtin::MathFunction;
+    auto *name = dyn_cast<NameExpr>(expr.callee.get()); // from math import sqrt
+    const MathFunctionInfo *function = name ? name->symbol->mathFunction
+                                            : mathFunction(llvm::cast<AttributeExpr>(*expr.callee).attribute);
+    return checkMath(expr, *function);
+  }
   error(expr.callee->range()) << describe(*expr.callee) << " cannot be called";
   return setType(expr, types_.errorType());
 }
@@ -439,6 +457,47 @@ const Type *Sema::checkAbs(CallExpr &expr) {
       expr.constant = ConstantValue::ofInt(c->intValue < 0 ? -c->intValue : c->intValue);
   }
   return setType(expr, types_.scalar(result.kind));
+}
+
+/// math.NAME(x[, y]): float32 arguments give float32, float64 or integer
+/// ones float64 (as in Numba); floor, ceil and trunc give int64 and isnan,
+/// isinf and isfinite bool, as in Python.
+const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
+  const std::string name = "math." + std::string(function.name);
+  if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
+    return setType(expr, types_.errorType());
+  bool ok = true;
+  std::optional<PromotionOperand> common;
+  for (ExprPtr &arg : expr.args) {
+    const Type *type = checkValue(*arg);
+    if (type->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!type->isScalar()) {
+      error(arg->range()) << name << "() needs numbers, not " << describe(*arg);
+      ok = false;
+      continue;
+    }
+    common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
+  }
+  if (!ok)
+    return setType(expr, types_.errorType());
+  // The function computes in float32 only when every argument is float32 (or
+  // a weak Python scalar next to one); otherwise in float64.
+  const ScalarKind kind = common->kind == ScalarKind::Float32 && !common->weak ? ScalarKind::Float32
+                                                                                : ScalarKind::Float64;
+  expr.operandType = types_.scalar(kind);
+  expr.mathFunction = &function;
+  switch (function.result) {
+  case MathFunctionInfo::Result::Float:
+    return setType(expr, expr.operandType);
+  case MathFunctionInfo::Result::Int64:
+    return setType(expr, types_.int64Type());
+  case MathFunctionInfo::Result::Bool:
+    return setType(expr, types_.boolType());
+  }
+  return setType(expr, types_.errorType());
 }
 
 /// min(a, b, ...) and max(a, b, ...): Python's builtins on numbers, in the

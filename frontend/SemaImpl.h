@@ -87,6 +87,7 @@ private:
   const Type *checkCast(ast::CallExpr &expr, ScalarKind to);
   const Type *checkAbs(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
+  const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   /// Reports keyword arguments and a wrong argument count; false then.
   bool requirePositional(ast::CallExpr &expr, const char *name, size_t minimum, size_t maximum);
   const Type *checkUnary(ast::UnaryExpr &expr);

@@ -41,6 +41,8 @@ struct Symbol {
   const ast::FunctionDef *function = nullptr;
   /// Parameters: the position in the parameter list.
   unsigned index = 0;
+  /// Builtin::MathFunction (imported with `from math import sqrt`): which.
+  const MathFunctionInfo *mathFunction = nullptr;
 };
 
 } // namespace pyk

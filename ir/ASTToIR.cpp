@@ -453,6 +453,8 @@ private:
         result = std::make_unique<Binary>(e.range(), op, std::move(result), castTo(expr(*e.args[i]), type));
       return result;
     }
+    case Builtin::MathFunction:
+      return math(e);
     default:
       break;
     }
@@ -463,6 +465,35 @@ private:
     ExprPtr product = std::make_unique<Binary>(e.range(), BinaryOp::Mul, reg(SpecialRegKind::BlockIdx),
                                                reg(SpecialRegKind::BlockDim));
     return std::make_unique<Binary>(e.range(), BinaryOp::Add, std::move(product), reg(SpecialRegKind::ThreadIdx));
+  }
+
+  /// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
+  /// and trunc then become int64; isnan, isinf and isfinite are comparisons.
+  ExprPtr math(const ast::CallExpr &e) {
+    const MathFunctionInfo &function = *e.mathFunction;
+    const Type floatType = toIRType(e.operandType);
+    std::vector<ExprPtr> args;
+    for (const ast::ExprPtr &arg : e.args)
+      args.push_back(castTo(expr(*arg), floatType));
+    const SourceRange loc = e.range();
+    auto infinity = [&] { return std::make_unique<Constant>(loc, floatType, 0, __builtin_inf()); };
+    if (function.name == "isnan") {
+      // NaN is the one value unequal to itself; the operand is pure, so
+      // evaluating it twice is safe.
+      ExprPtr again = expr(*e.args.front());
+      return std::make_unique<Compare>(loc, CompareOp::Ne, std::move(args.front()), castTo(std::move(again), floatType));
+    }
+    if (function.name == "isinf" || function.name == "isfinite") {
+      ExprPtr magnitude = std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
+      return std::make_unique<Compare>(loc, function.name == "isinf" ? CompareOp::Eq : CompareOp::Lt,
+                                       std::move(magnitude), infinity());
+    }
+    if (function.name == "fabs")
+      return std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
+    ExprPtr call = std::make_unique<MathCall>(loc, floatType, std::string(function.cName), std::move(args));
+    if (function.result == MathFunctionInfo::Result::Int64)
+      return castTo(std::move(call), Type::scalarType(ScalarKind::Int64));
+    return call;
   }
 
   ExprPtr unary(const ast::UnaryExpr &e) {

@@ -86,7 +86,7 @@ private:
 
 class Expr : public Node {
 public:
-  static bool classof(const Node *node) { return node->kind() <= NodeKind::ArrayLoad; }
+  static bool classof(const Node *node) { return node->kind() <= NodeKind::MathCall; }
   const Type &type() const { return type_; }
 
 protected:
@@ -241,6 +241,18 @@ public:
   PYK_IR_CLASSOF(ArrayLoad)
   const Variable *array;
   std::vector<ExprPtr> indices;
+};
+
+/// sqrt(x), atan2(y, x), ...: the C library's function `name` (its double
+/// version's name; backends add the `f` of the float32 one), on arguments of
+/// the call's own float type.
+class MathCall : public Expr {
+public:
+  MathCall(SourceRange loc, Type type, std::string name, std::vector<ExprPtr> args)
+      : Expr(NodeKind::MathCall, loc, type), name(std::move(name)), args(std::move(args)) {}
+  PYK_IR_CLASSOF(MathCall)
+  std::string name;
+  std::vector<ExprPtr> args;
 };
 
 class Declare : public Stmt {

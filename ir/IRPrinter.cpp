@@ -87,6 +87,16 @@ public:
       indices(l.indices);
       return;
     }
+    case NodeKind::MathCall: {
+      auto &m = cast<MathCall>(e);
+      os_ << "math." << m.name << ":" << e.type().str() << "(";
+      for (size_t i = 0; i < m.args.size(); ++i) {
+        os_ << (i ? ", " : "");
+        expr(*m.args[i]);
+      }
+      os_ << ")";
+      return;
+    }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       break;

@@ -147,6 +147,16 @@ private:
       indices(e, l.array, l.indices);
       return;
     }
+    case NodeKind::MathCall: {
+      auto &m = cast<MathCall>(e);
+      if (!e.type().isScalar() || !isFloat(e.type().scalar))
+        fail(e, "math function of a non-float type");
+      for (const ExprPtr &arg : m.args) {
+        expr(*arg);
+        requireType(e, *arg, e.type(), "argument");
+      }
+      return;
+    }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       fail(e, "statement used as an expression");

@@ -43,6 +43,10 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &index : llvm::cast<ArrayLoad>(e).indices)
       f(*index);
     return;
+  case NodeKind::MathCall:
+    for (const ExprPtr &arg : llvm::cast<MathCall>(e).args)
+      f(*arg);
+    return;
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     return;

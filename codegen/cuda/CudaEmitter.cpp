@@ -294,6 +294,13 @@ private:
       auto &l = cast<ArrayLoad>(e);
       return {element(l.array, l.indices), Postfix};
     }
+    case NodeKind::MathCall: {
+      auto &m = cast<MathCall>(e);
+      std::string text = m.name + (e.type().scalar == ScalarKind::Float32 ? "f(" : "(");
+      for (size_t i = 0; i < m.args.size(); ++i)
+        text += (i ? ", " : "") + expr(*m.args[i]).text;
+      return {text + ")", Postfix};
+    }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       break;

@@ -424,6 +424,17 @@ private:
       auto &d = cast<ArrayDim>(e);
       return arrays_.at(d.array).extents[d.axis];
     }
+    case NodeKind::MathCall: {
+      auto &m = cast<MathCall>(e);
+      std::vector<llvm::Value *> args;
+      for (const ExprPtr &arg : m.args)
+        args.push_back(expr(*arg));
+      at(e.loc());
+      const std::string name = m.name + (e.type().scalar == ScalarKind::Float32 ? "f" : "");
+      if (args.size() == 1)
+        return mathCall(name, {args[0]});
+      return mathCall(name, {args[0], args[1]});
+    }
     case NodeKind::ArrayLoad: {
       auto &l = cast<ArrayLoad>(e);
       llvm::Value *address = elementAddress(l.array, l.indices);

@@ -1,0 +1,76 @@
+// Runs math_functions.pyk and compares with <cmath>, in the same precision.
+#include "math_functions.pyk.h"
+
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <vector>
+
+namespace {
+int passed = 0, failed = 0;
+
+/// Libraries may differ in the last bits: compare to a few ulps.
+void near(const char *what, std::size_t i, double got, double want, double ulps, double epsilon) {
+  const bool same = (std::isnan(got) && std::isnan(want)) || got == want ||
+                    std::fabs(got - want) <= ulps * epsilon * std::fmax(1.0, std::fabs(want));
+  if (same) {
+    ++passed;
+    return;
+  }
+  ++failed;
+  std::printf("FAIL %s[%zu]: got %.17g, want %.17g\n", what, i, got, want);
+}
+} // namespace
+
+int main() {
+  const float eps32 = std::numeric_limits<float>::epsilon();
+  const double eps64 = std::numeric_limits<double>::epsilon();
+  const std::vector<float> xs = {0.25f, -1.5f, 3.0f, -0.0f, 10.0f};
+  const auto n = static_cast<std::int64_t>(xs.size());
+  auto x = pyk::to_device(xs);
+  auto out = pyk::device_empty<float>({n, std::int64_t(10)});
+  pyk::kernels::unary32({1, 32}, x, out);
+  std::vector<float> o(n * 10);
+  out.copy_to_host(o);
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const float v = xs[i];
+    const float want[] = {std::sqrt(std::fabs(v)),      std::exp(v),           std::log(std::fabs(v) + 1.0f),
+                          std::sin(v),                  std::cos(v),           std::tanh(v),
+                          std::atan2(v, 0.5f),          std::pow(std::fabs(v), 1.5f), std::erf(v),
+                          std::hypot(v, 2.0f) * float(M_PI)};
+    for (int k = 0; k < 10; ++k)
+      near("float32 math", i * 10 + k, o[i * 10 + k], want[k], 4, eps32);
+  }
+
+  const std::vector<double> ds = {2.75, -2.75, 0.5, -0.0, 1e308 * 10, std::nan(""), -3.0};
+  const auto m = static_cast<std::int64_t>(ds.size());
+  auto d = pyk::to_device(ds);
+  auto dout = pyk::device_empty<double>({m, std::int64_t(6)});
+  auto rounded = pyk::device_empty<std::int64_t>({m, std::int64_t(3)});
+  auto tests = pyk::device_empty<std::uint8_t>({m, std::int64_t(3)});
+  pyk::kernels::unary64({1, 32}, d, dout, rounded, tests);
+  std::vector<double> r(m * 6);
+  std::vector<std::int64_t> rr(m * 3);
+  std::vector<std::uint8_t> t(m * 3);
+  dout.copy_to_host(r);
+  rounded.copy_to_host(rr);
+  tests.copy_to_host(t);
+  for (std::size_t i = 0; i < ds.size(); ++i) {
+    const double v = ds[i];
+    const double want[] = {std::sqrt(std::fabs(v)), std::log10(std::fabs(v) + 1.0), std::fmod(v, 0.75),
+                           std::copysign(2.0, v), std::tgamma(std::fabs(v) + 0.5), std::sqrt(double(i))};
+    for (int k = 0; k < 6; ++k)
+      near("float64 math", i * 6 + k, r[i * 6 + k], want[k], 4, eps64);
+    if (std::isfinite(v)) {
+      near("floor", i, double(rr[i * 3]), std::floor(v), 0, 0);
+      near("ceil", i, double(rr[i * 3 + 1]), std::ceil(v), 0, 0);
+      near("trunc", i, double(rr[i * 3 + 2]), std::trunc(v), 0, 0);
+    }
+    near("isnan", i, t[i * 3], std::isnan(v), 0, 0);
+    near("isinf", i, t[i * 3 + 1], std::isinf(v), 0, 0);
+    near("isfinite", i, t[i * 3 + 2], std::isfinite(v), 0, 0);
+  }
+
+  std::printf("math on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
+  return failed == 0 ? 0 : 1;
+}
