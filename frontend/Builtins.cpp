@@ -74,7 +74,7 @@ bool isKnownUnimplementedBuiltin(std::string_view name) {
       // Python builtins
       "round", "len", "print",
       // Indexing
-      "cuda.gridsize", "cuda.laneid", "cuda.warpsize",
+      "cuda.laneid", "cuda.warpsize",
       // Memory
       "cuda.shared.array", "cuda.local.array", "cuda.shared", "cuda.local", "cuda.const.array_like",
       // Synchronisation

@@ -370,8 +370,8 @@ const Type *Sema::checkCall(CallExpr &expr) {
   const Type *calleeType = checkExpr(*expr.callee);
   if (calleeType->isError())
     return setType(expr, types_.errorType());
-  if (expr.callee->builtin == Builtin::Grid) {
-    expr.function = Builtin::Grid;
+  if (expr.callee->builtin == Builtin::Grid || expr.callee->builtin == Builtin::Gridsize) {
+    expr.function = expr.callee->builtin;
     return checkGrid(expr);
   }
   if (expr.callee->builtin == Builtin::MathFunction) {
@@ -544,13 +544,16 @@ const Type *Sema::checkMinMax(CallExpr &expr, bool isMin) {
   return setType(expr, expr.operandType);
 }
 
+/// cuda.grid(n) / cuda.gridsize(n): an int64 for n = 1, a tuple of n
+/// int64s for n = 2 or 3 (as in Numba).
 const Type *Sema::checkGrid(CallExpr &expr) {
+  const std::string name(builtinName(expr.function));
   if (!expr.keywords.empty()) {
-    error(expr.keywords.front().nameRange) << "cuda.grid takes no keyword arguments";
+    error(expr.keywords.front().nameRange) << name << " takes no keyword arguments";
     return setType(expr, types_.errorType());
   }
   if (expr.args.size() != 1) {
-    error(expr.range()) << "cuda.grid takes one argument, the number of dimensions (1, 2 or 3)";
+    error(expr.range()) << name << " takes one argument, the number of dimensions (1, 2 or 3)";
     return setType(expr, types_.errorType());
   }
   Expr &ndim = *expr.args.front();
@@ -559,14 +562,12 @@ const Type *Sema::checkGrid(CallExpr &expr) {
     return setType(expr, types_.errorType());
   if (!ndim.constant || ndim.constant->kind != ConstantValue::Kind::Int || ndim.constant->intValue < 1 ||
       ndim.constant->intValue > 3) {
-    error(ndim.range()) << "cuda.grid's argument must be the constant 1, 2 or 3";
+    error(ndim.range()) << name << "'s argument must be the constant 1, 2 or 3";
     return setType(expr, types_.errorType());
   }
-  if (ndim.constant->intValue != 1) {
-    notSupportedYet(expr.range(), "cuda.grid(" + std::to_string(ndim.constant->intValue) + ")");
-    return setType(expr, types_.errorType());
-  }
-  return setType(expr, types_.int64Type());
+  if (ndim.constant->intValue == 1)
+    return setType(expr, types_.int64Type());
+  return setType(expr, types_.tuple(std::vector<const Type *>(ndim.constant->intValue, types_.int64Type())));
 }
 
 //===----------------------------------------------------------------------===//
@@ -863,10 +864,6 @@ const Type *Sema::checkCompare(CompareExpr &expr) {
     ok &= !checkValue(*comparator)->isError();
   if (!ok)
     return setType(expr, types_.errorType());
-  if (expr.ops.size() > 1) {
-    notSupportedYet(expr.range(), "a chained comparison");
-    return setType(expr, types_.errorType());
-  }
   expr.operandTypes.clear();
   Expr *lhs = expr.first.get();
   for (size_t i = 0; i < expr.ops.size(); ++i) {

@@ -63,6 +63,26 @@ void Sema::checkStmt(Stmt &stmt) {
 }
 
 void Sema::checkAssign(AssignStmt &stmt) {
+  // a, b = x, y: each value goes to its target (all values are computed
+  // before any target is assigned).
+  auto *targets = stmt.targets.size() == 1 ? dyn_cast<TupleExpr>(stmt.targets[0].get()) : nullptr;
+  auto *values = dyn_cast<TupleExpr>(stmt.value.get());
+  if (targets && values) {
+    if (targets->elements.size() != values->elements.size()) {
+      error(stmt.range()) << "cannot unpack " << values->elements.size() << " values into "
+                          << targets->elements.size() << " targets";
+      return;
+    }
+    std::vector<const Type *> valueTypes;
+    for (ExprPtr &value : values->elements)
+      valueTypes.push_back(checkValue(*value));
+    for (size_t i = 0; i < valueTypes.size(); ++i) {
+      assignTo(*targets->elements[i], valueTypes[i], values->elements[i]->range());
+      if (!valueTypes[i]->isError() && targets->elements[i]->type && targets->elements[i]->type->isScalar())
+        checkLiteralFits(*values->elements[i], targets->elements[i]->type->scalarKind());
+    }
+    return;
+  }
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
     assignTo(*target, valueType, stmt.value->range());
@@ -88,12 +108,31 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
                         << subscript->object->type->str();
     return;
   }
-  if (isa<TupleExpr>(target)) {
-    notSupportedYet(target.range(), "tuple unpacking");
+  if (auto *tuple = dyn_cast<TupleExpr>(&target)) {
+    // i, j = cuda.grid(2); rows, cols = m.shape
+    if (valueType->isError())
+      return;
+    if (!valueType->isTuple()) {
+      error(valueRange) << "cannot unpack a value of type " << valueType->str() << " into "
+                        << tuple->elements.size() << " targets";
+      return;
+    }
+    if (valueType->elements().size() != tuple->elements.size()) {
+      const size_t count = valueType->elements().size();
+      error(valueRange) << "cannot unpack " << count << " value" << (count == 1 ? "" : "s") << " into "
+                        << tuple->elements.size() << " targets";
+      return;
+    }
+    for (size_t i = 0; i < tuple->elements.size(); ++i)
+      assignTo(*tuple->elements[i], valueType->elements()[i], valueRange);
     return;
   }
   if (isa<AttributeExpr>(target)) {
     error(target.range()) << "cannot assign to an attribute";
+    return;
+  }
+  if (auto *starred = dyn_cast<UnsupportedExpr>(&target); starred && starred->what == UnsupportedSyntax::Starred) {
+    error(target.range()) << "starred assignment targets ('*x') are not supported in kernels";
     return;
   }
   error(target.range()) << "cannot assign to this expression";

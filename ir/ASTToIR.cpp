@@ -13,6 +13,7 @@
 //===----------------------------------------------------------------------===//
 #include "ASTToIR.h"
 
+#include "IRWalk.h"
 #include "SymbolNames.h"
 
 #include "llvm/Support/Casting.h"
@@ -83,6 +84,11 @@ private:
   }
 
   void assign(const ast::Expr &target, bool topLevel) {
+    if (auto *tuple = dyn_cast<ast::TupleExpr>(&target)) {
+      for (const ast::ExprPtr &element : tuple->elements)
+        assign(*element, topLevel);
+      return;
+    }
     auto *name = dyn_cast<ast::NameExpr>(&target);
     if (!name) {
       use(target);
@@ -153,6 +159,10 @@ private:
       for (const ast::ExprPtr &operand : cast<ast::CompareExpr>(e).comparators)
         f(*operand);
       return;
+    case ast::NodeKind::TupleExpr:
+      for (const ast::ExprPtr &element : cast<ast::TupleExpr>(e).elements)
+        f(*element);
+      return;
     case ast::NodeKind::ConditionalExpr:
       f(*cast<ast::ConditionalExpr>(e).condition);
       f(*cast<ast::ConditionalExpr>(e).thenValue);
@@ -202,6 +212,8 @@ private:
     switch (s.kind()) {
     case ast::NodeKind::AssignStmt: {
       auto &a = cast<ast::AssignStmt>(s);
+      if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
+        return unpack(*targets, *a.value, s.range(), out);
       for (const ast::ExprPtr &target : a.targets)
         store(*target, expr(*a.value), s.range(), out);
       return;
@@ -246,6 +258,74 @@ private:
     default:
       llvm_unreachable("Sema rejects this statement before lowering");
     }
+  }
+
+  /// a, b = x, y and i, j = cuda.grid(2). Python computes every value
+  /// before it assigns any target: when a value reads a target (a, b = b,
+  /// a), the values go through hidden locals first.
+  void unpack(const ast::TupleExpr &targets, const ast::Expr &value, SourceRange loc, StmtList &out) {
+    std::vector<ExprPtr> values;
+    if (auto *tuple = dyn_cast<ast::TupleExpr>(&value)) {
+      for (const ast::ExprPtr &element : tuple->elements)
+        values.push_back(expr(*element));
+    } else {
+      values = tupleElements(value);
+    }
+    std::set<const Variable *> assigned;
+    for (const ast::ExprPtr &target : targets.elements)
+      if (auto *name = dyn_cast<ast::NameExpr>(target.get()))
+        assigned.insert(vars_.at(name->symbol));
+    bool readsATarget = false;
+    for (const ExprPtr &v : values)
+      readsATarget |= reads(*v, assigned);
+    if (readsATarget || assigned.size() < targets.elements.size()) {
+      for (ExprPtr &v : values) {
+        Variable *temp = function_.addHiddenLocal(uniqueName("pyk_value"), v->type(), loc);
+        out.push_back(std::make_unique<Declare>(loc, temp, std::move(v)));
+        declared_.insert(temp);
+        v = std::make_unique<VarRef>(loc, temp);
+      }
+    }
+    for (size_t i = 0; i < values.size(); ++i)
+      store(*targets.elements[i], std::move(values[i]), loc, out);
+  }
+
+  static bool reads(const Expr &e, const std::set<const Variable *> &vars) {
+    if (auto *ref = dyn_cast<VarRef>(&e); ref && vars.count(ref->var))
+      return true;
+    bool found = false;
+    forEachOperand(e, [&](const Expr &operand) { found = found || reads(operand, vars); });
+    return found;
+  }
+
+  /// The elements of a tuple-typed value: cuda.grid(n), cuda.gridsize(n),
+  /// an array's shape.
+  std::vector<ExprPtr> tupleElements(const ast::Expr &e) {
+    std::vector<ExprPtr> elements;
+    if (auto *call = dyn_cast<ast::CallExpr>(&e)) {
+      const auto count = static_cast<unsigned>(call->args.front()->constant->intValue);
+      for (unsigned axis = 0; axis < count; ++axis)
+        elements.push_back(gridValue(call->function, axis, e.range()));
+      return elements;
+    }
+    auto &attribute = cast<ast::AttributeExpr>(e);
+    assert(attribute.builtin == Builtin::ArrayShape && "only grids and shapes are tuples");
+    const Variable *array = arrayOf(*attribute.object);
+    for (unsigned axis = 0; axis < array->type.rank; ++axis)
+      elements.push_back(std::make_unique<ArrayDim>(e.range(), array, axis));
+    return elements;
+  }
+
+  /// One axis of cuda.grid (blockIdx * blockDim + threadIdx) or of
+  /// cuda.gridsize (blockDim * gridDim), in int64.
+  ExprPtr gridValue(Builtin which, unsigned axis, SourceRange loc) {
+    const Type i64 = Type::scalarType(ScalarKind::Int64);
+    auto reg = [&](SpecialRegKind kind) { return castTo(std::make_unique<SpecialReg>(loc, kind, axis), i64); };
+    if (which == Builtin::Gridsize)
+      return std::make_unique<Binary>(loc, BinaryOp::Mul, reg(SpecialRegKind::BlockDim), reg(SpecialRegKind::GridDim));
+    ExprPtr product =
+        std::make_unique<Binary>(loc, BinaryOp::Mul, reg(SpecialRegKind::BlockIdx), reg(SpecialRegKind::BlockDim));
+    return std::make_unique<Binary>(loc, BinaryOp::Add, std::move(product), reg(SpecialRegKind::ThreadIdx));
   }
 
   /// for v in range(start, stop, step). Python evaluates the range once and
@@ -430,10 +510,9 @@ private:
 
   ExprPtr subscript(const ast::SubscriptExpr &e) {
     if (e.object->type->isTuple()) {
-      // Only array shapes are tuples so far: a.shape[k] is the k-th extent.
-      assert(e.object->builtin == Builtin::ArrayShape && "tuple subscript of something other than a shape");
-      auto axis = static_cast<unsigned>(e.indices.front()->constant->intValue);
-      return std::make_unique<ArrayDim>(e.range(), arrayOf(*cast<ast::AttributeExpr>(*e.object).object), axis);
+      // a.shape[k], cuda.grid(2)[k]: the k-th element (Sema normalised k).
+      auto position = static_cast<size_t>(e.indices.front()->constant->intValue);
+      return std::move(tupleElements(*e.object)[position]);
     }
     return std::make_unique<ArrayLoad>(e.range(), arrayOf(*e.object), indices(e));
   }
@@ -458,13 +537,10 @@ private:
     default:
       break;
     }
-    assert(e.function == Builtin::Grid && "Sema resolved every call");
-    // cuda.grid(1) == blockIdx.x * blockDim.x + threadIdx.x, in int64.
-    Type i64 = Type::scalarType(ScalarKind::Int64);
-    auto reg = [&](SpecialRegKind kind) { return castTo(std::make_unique<SpecialReg>(e.range(), kind, 0), i64); };
-    ExprPtr product = std::make_unique<Binary>(e.range(), BinaryOp::Mul, reg(SpecialRegKind::BlockIdx),
-                                               reg(SpecialRegKind::BlockDim));
-    return std::make_unique<Binary>(e.range(), BinaryOp::Add, std::move(product), reg(SpecialRegKind::ThreadIdx));
+    assert((e.function == Builtin::Grid || e.function == Builtin::Gridsize) && "Sema resolved every call");
+    // cuda.grid(1) == blockIdx.x * blockDim.x + threadIdx.x (tuples are
+    // unpacked by their users: tupleElements).
+    return gridValue(e.function, 0, e.range());
   }
 
   /// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
@@ -544,14 +620,24 @@ private:
     llvm_unreachable("Sema rejects '@' before lowering");
   }
 
+  /// a < b < c is (a < b) and (b < c), with b's value shared: IR
+  /// expressions are pure, so evaluating b twice gives the same value.
   ExprPtr compare(const ast::CompareExpr &e) {
-    assert(e.ops.size() == 1 && "Sema rejects chained comparisons so far");
-    Type operandType = toIRType(e.operandTypes.front());
     static const std::map<ast::CompareOp, CompareOp> ops = {
         {ast::CompareOp::Lt, CompareOp::Lt}, {ast::CompareOp::Le, CompareOp::Le}, {ast::CompareOp::Gt, CompareOp::Gt},
         {ast::CompareOp::Ge, CompareOp::Ge}, {ast::CompareOp::Eq, CompareOp::Eq}, {ast::CompareOp::Ne, CompareOp::Ne}};
-    return std::make_unique<Compare>(e.range(), ops.at(e.ops.front()), castTo(expr(*e.first), operandType),
-                                     castTo(expr(*e.comparators.front()), operandType));
+    ExprPtr result;
+    const ast::Expr *lhs = e.first.get();
+    for (size_t i = 0; i < e.ops.size(); ++i) {
+      const ast::Expr *rhs = e.comparators[i].get();
+      const Type operandType = toIRType(e.operandTypes[i]);
+      ExprPtr link = std::make_unique<Compare>(e.range(), ops.at(e.ops[i]), castTo(expr(*lhs), operandType),
+                                               castTo(expr(*rhs), operandType));
+      result = result ? std::make_unique<Logical>(e.range(), LogicalOp::And, std::move(result), std::move(link))
+                      : std::move(link);
+      lhs = rhs;
+    }
+    return result;
   }
 
   std::vector<ExprPtr> indices(const ast::SubscriptExpr &e) {
