@@ -459,13 +459,7 @@ const Type *Sema::checkAbs(CallExpr &expr) {
   return setType(expr, types_.scalar(result.kind));
 }
 
-/// math.NAME(x[, y]): float32 arguments give float32, float64 or integer
-/// ones float64 (as in Numba); floor, ceil and trunc give int64 and isnan,
-/// isinf and isfinite bool, as in Python.
-const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
-  const std::string name = "math." + std::string(function.name);
-  if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
-    return setType(expr, types_.errorType());
+std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, const std::string &name) {
   bool ok = true;
   std::optional<PromotionOperand> common;
   for (ExprPtr &arg : expr.args) {
@@ -481,7 +475,18 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
     }
     common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
   }
-  if (!ok)
+  return ok ? common : std::nullopt;
+}
+
+/// math.NAME(x[, y]): float32 arguments give float32, float64 or integer
+/// ones float64 (as in Numba); floor, ceil and trunc give int64 and isnan,
+/// isinf and isfinite bool, as in Python.
+const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
+  const std::string name = "math." + std::string(function.name);
+  if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
+    return setType(expr, types_.errorType());
+  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
+  if (!common)
     return setType(expr, types_.errorType());
   // The function computes in float32 only when every argument is float32 (or
   // a weak Python scalar next to one); otherwise in float64.
@@ -506,22 +511,8 @@ const Type *Sema::checkMinMax(CallExpr &expr, bool isMin) {
   const char *name = isMin ? "min" : "max";
   if (!requirePositional(expr, name, 2, SIZE_MAX))
     return setType(expr, types_.errorType());
-  bool ok = true;
-  std::optional<PromotionOperand> common;
-  for (ExprPtr &arg : expr.args) {
-    const Type *type = checkValue(*arg);
-    if (type->isError()) {
-      ok = false;
-      continue;
-    }
-    if (!type->isScalar()) {
-      error(arg->range()) << name << "() needs numbers, not " << describe(*arg);
-      ok = false;
-      continue;
-    }
-    common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
-  }
-  if (!ok)
+  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
+  if (!common)
     return setType(expr, types_.errorType());
   for (ExprPtr &arg : expr.args)
     if (!checkLiteralFits(*arg, common->kind))

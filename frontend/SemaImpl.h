@@ -88,6 +88,9 @@ private:
   const Type *checkAbs(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
+  /// Checks that every argument of `expr` is a number and returns their
+  /// NumPy 2 common type; empty after reporting an error.
+  std::optional<PromotionOperand> promoteNumericArguments(ast::CallExpr &expr, const std::string &name);
   /// Reports keyword arguments and a wrong argument count; false then.
   bool requirePositional(ast::CallExpr &expr, const char *name, size_t minimum, size_t maximum);
   const Type *checkUnary(ast::UnaryExpr &expr);
