@@ -362,6 +362,10 @@ const Type *Sema::checkCall(CallExpr &expr) {
       expr.function = Builtin::Abs;
       return checkAbs(expr);
     }
+    if (name->name == "print") {
+      expr.function = Builtin::Print;
+      return checkPrint(expr);
+    }
     if (name->name == "min" || name->name == "max") {
       expr.function = name->name == "min" ? Builtin::Min : Builtin::Max;
       return checkMinMax(expr, name->name == "min");
@@ -503,6 +507,49 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
     return setType(expr, types_.boolType());
   }
   return setType(expr, types_.errorType());
+}
+
+/// print(a, b, ..., sep=' ', end='\n') of strings and numbers. It has no
+/// value; the statement that calls it prints.
+const Type *Sema::checkPrint(CallExpr &expr) {
+  bool ok = true;
+  auto isText = [](const Expr &e) {
+    auto *text = dyn_cast<StringLiteralExpr>(&e);
+    return text && text->flavor == StringLiteralExpr::Flavor::Text;
+  };
+  for (ExprPtr &arg : expr.args) {
+    if (isText(*arg)) {
+      setType(*arg, types_.voidType());
+      continue;
+    }
+    if (auto *text = dyn_cast<StringLiteralExpr>(arg.get())) {
+      error(text->range()) << (text->flavor == StringLiteralExpr::Flavor::Formatted ? "f-strings" : "bytes")
+                           << " are not supported in print(); print the values as separate arguments";
+      ok = false;
+      continue;
+    }
+    const Type *type = checkValue(*arg);
+    if (type->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!type->isScalar()) {
+      error(arg->range()) << "print() prints strings and numbers, not " << describe(*arg);
+      ok = false;
+    }
+  }
+  for (KeywordArgument &keyword : expr.keywords) {
+    if ((keyword.name == "sep" || keyword.name == "end") && isText(*keyword.value)) {
+      setType(*keyword.value, types_.voidType());
+      continue;
+    }
+    if (keyword.name == "sep" || keyword.name == "end")
+      error(keyword.value->range()) << "print()'s " << keyword.name << " must be a string literal";
+    else
+      error(keyword.nameRange) << "print() takes only the keywords sep and end, not '" << keyword.name << "'";
+    ok = false;
+  }
+  return setType(expr, ok ? types_.voidType() : types_.errorType());
 }
 
 /// min(a, b, ...) and max(a, b, ...): Python's builtins on numbers, in the

@@ -86,6 +86,7 @@ private:
   const Type *checkGrid(ast::CallExpr &expr);
   const Type *checkCast(ast::CallExpr &expr, ScalarKind to);
   const Type *checkAbs(ast::CallExpr &expr);
+  const Type *checkPrint(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   /// Checks that every argument of `expr` is a number and returns their

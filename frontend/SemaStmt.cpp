@@ -357,8 +357,11 @@ void Sema::checkReturn(ReturnStmt &stmt) {
 void Sema::checkExprStmt(ExprStmt &stmt) {
   if (isa<StringLiteralExpr>(*stmt.expr))
     return; // A string statement documents, like a comment.
-  const Type *type = checkValue(*stmt.expr);
-  if (!type->isError() && !type->isVoid())
+  // A call may have no value (print); anything else must have one.
+  const Type *type = isa<CallExpr>(*stmt.expr) ? checkExpr(*stmt.expr) : checkValue(*stmt.expr);
+  if (auto *call = dyn_cast<CallExpr>(stmt.expr.get()); call && type->isVoid() && call->function != Builtin::Print)
+    error(stmt.range()) << "this expression has no value and does nothing";
+  else if (!type->isError() && !type->isVoid())
     warning(stmt.range()) << "this expression's value is unused";
 }
 

@@ -253,11 +253,34 @@ private:
       out.push_back(std::make_unique<Continue>(s.range()));
       return;
     case ast::NodeKind::ExprStmt:
-    case ast::NodeKind::PassStmt:
+      if (auto *call = dyn_cast<ast::CallExpr>(cast<ast::ExprStmt>(s).expr.get());
+          call && call->function == Builtin::Print)
+        return print(*call, out);
       return; // No effect: Sema warned about values left unused.
+    case ast::NodeKind::PassStmt:
+      return;
     default:
       llvm_unreachable("Sema rejects this statement before lowering");
     }
+  }
+
+  /// print(a, b, sep=' ', end='\n'): text and values, separators and line
+  /// end as text.
+  void print(const ast::CallExpr &call, StmtList &out) {
+    std::string sep = " ", end = "\n";
+    for (const ast::KeywordArgument &keyword : call.keywords)
+      (keyword.name == "sep" ? sep : end) = cast<ast::StringLiteralExpr>(*keyword.value).value;
+    std::vector<Print::Part> parts;
+    for (size_t i = 0; i < call.args.size(); ++i) {
+      if (i > 0)
+        parts.push_back({sep, nullptr});
+      if (auto *text = dyn_cast<ast::StringLiteralExpr>(call.args[i].get()))
+        parts.push_back({text->value, nullptr});
+      else
+        parts.push_back({"", expr(*call.args[i])});
+    }
+    parts.push_back({end, nullptr});
+    out.push_back(std::make_unique<Print>(call.range(), std::move(parts)));
   }
 
   /// a, b = x, y and i, j = cuda.grid(2). Python computes every value

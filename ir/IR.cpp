@@ -34,6 +34,20 @@ std::string Type::str() const {
   return element;
 }
 
+std::string Print::format() const {
+  std::string format;
+  for (const Part &part : parts) {
+    if (!part.value) {
+      for (char c : part.text)
+        format += c == '%' ? std::string("%%") : std::string(1, c);
+      continue;
+    }
+    const ScalarKind kind = part.value->type().scalar;
+    format += kind == ScalarKind::Bool ? "%s" : isFloat(kind) ? "%g" : isUnsignedInteger(kind) ? "%llu" : "%lld";
+  }
+  return format;
+}
+
 const char *nodeKindName(NodeKind kind) {
   switch (kind) {
 #define PYK_IR_EXPR(Name)                                                                                          \

@@ -338,6 +338,24 @@ public:
   PYK_IR_CLASSOF(Continue)
 };
 
+/// print(...): the parts in order, each a piece of text or a scalar value
+/// (Python's separators and line end are already text parts).
+class Print : public Stmt {
+public:
+  struct Part {
+    std::string text; // used when value is null
+    ExprPtr value;
+  };
+  Print(SourceRange loc, std::vector<Part> parts) : Stmt(NodeKind::Print, loc), parts(std::move(parts)) {}
+  PYK_IR_CLASSOF(Print)
+  std::vector<Part> parts;
+
+  /// The printf format and, in order, the values it formats: bools as
+  /// "%s" (True/False), signed integers "%lld", unsigned "%llu", floats "%g";
+  /// '%' in text is escaped.
+  std::string format() const;
+};
+
 class Return : public Stmt {
 public:
   explicit Return(SourceRange loc) : Stmt(NodeKind::Return, loc) {}

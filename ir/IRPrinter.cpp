@@ -217,6 +217,17 @@ private:
       os_.indent(depth * 2) << "}\n";
       return;
     }
+    case NodeKind::Print: {
+      os_ << "print \"";
+      os_.write_escaped(cast<Print>(s).format());
+      os_ << "\"";
+      for (const Print::Part &part : cast<Print>(s).parts)
+        if (part.value) {
+          os_ << ", ";
+          expr(*part.value);
+        }
+      break;
+    }
     case NodeKind::Break:
       os_ << "break";
       break;

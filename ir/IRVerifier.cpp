@@ -233,6 +233,14 @@ private:
       scopes_.pop_back();
       return;
     }
+    case NodeKind::Print:
+      for (const Print::Part &part : cast<Print>(s).parts)
+        if (part.value) {
+          expr(*part.value);
+          if (!part.value->type().isScalar())
+            fail(s, "printing a non-scalar");
+        }
+      return;
     case NodeKind::Break:
     case NodeKind::Continue:
       if (loopDepth_ == 0)

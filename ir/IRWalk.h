@@ -95,6 +95,11 @@ template <typename F> void forEachExpr(const Stmt &s, F &&f) {
       forEachExpr(*inner, f);
     return;
   }
+  case NodeKind::Print:
+    for (const Print::Part &part : llvm::cast<Print>(s).parts)
+      if (part.value)
+        f(*part.value);
+    return;
   case NodeKind::Break:
   case NodeKind::Continue:
   case NodeKind::Return:

@@ -273,6 +273,8 @@ private:
       return whileLoop(cast<While>(s));
     case NodeKind::ForRange:
       return forRange(cast<ForRange>(s));
+    case NodeKind::Print:
+      return print(cast<Print>(s));
     case NodeKind::Break:
     case NodeKind::Continue:
       builder_.CreateBr(isa<Break>(s) ? loops_.back().exit : loops_.back().next);
@@ -311,6 +313,63 @@ private:
         builder_.CreateBr(mergeBlock);
     }
     builder_.SetInsertPoint(mergeBlock);
+  }
+
+  /// print(...): on the GPU, vprintf(format, buffer) with the values laid
+  /// out as C's varargs would be (CUDA's device printf); on the CPU device,
+  /// the C library's printf.
+  void print(const Print &s) {
+    std::vector<llvm::Value *> values;
+    for (const Print::Part &part : s.parts) {
+      if (!part.value)
+        continue;
+      llvm::Value *value = expr(*part.value);
+      const ScalarKind kind = part.value->type().scalar;
+      if (kind == ScalarKind::Bool)
+        value = builder_.CreateSelect(value, stringConstant("True"), stringConstant("False"));
+      else if (isFloat(kind))
+        value = builder_.CreateFPExt(value, builder_.getDoubleTy());
+      else
+        value = builder_.CreateIntCast(value, builder_.getInt64Ty(), isSignedInteger(kind));
+      values.push_back(value);
+    }
+    at(s.loc());
+    llvm::Value *format = stringConstant(s.format());
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    if (target_ == LLVMTarget::Host) {
+      llvm::FunctionCallee printf =
+          module_.getOrInsertFunction("printf", llvm::FunctionType::get(builder_.getInt32Ty(), {ptr}, true));
+      values.insert(values.begin(), format);
+      builder_.CreateCall(printf, values);
+      return;
+    }
+    llvm::Value *buffer = llvm::ConstantPointerNull::get(ptr);
+    if (!values.empty()) {
+      std::vector<llvm::Type *> fields;
+      for (llvm::Value *value : values)
+        fields.push_back(value->getType());
+      auto *layout = llvm::StructType::get(context_, fields);
+      llvm::IRBuilder<> entry(&llvmFunction_->getEntryBlock(), llvmFunction_->getEntryBlock().begin());
+      buffer = entry.CreateAlloca(layout, nullptr, "printf.args");
+      for (unsigned i = 0; i < values.size(); ++i)
+        builder_.CreateStore(values[i], builder_.CreateStructGEP(layout, buffer, i));
+    }
+    llvm::FunctionCallee vprintf =
+        module_.getOrInsertFunction("vprintf", llvm::FunctionType::get(builder_.getInt32Ty(), {ptr, ptr}, false));
+    builder_.CreateCall(vprintf, {format, buffer});
+  }
+
+  /// A pointer to a null-terminated constant string (in the GPU's constant
+  /// memory on NVPTX, as a generic pointer).
+  llvm::Value *stringConstant(const std::string &text) {
+    auto *data = llvm::ConstantDataArray::getString(context_, text);
+    const unsigned space = target_ == LLVMTarget::NVPTX ? 4 : 0;
+    auto *global = new llvm::GlobalVariable(module_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data,
+                                            "pyk.str", nullptr, llvm::GlobalValue::NotThreadLocal, space);
+    global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
+    if (space == 0)
+      return global;
+    return builder_.CreateAddrSpaceCast(global, llvm::PointerType::get(context_, 0));
   }
 
   void whileLoop(const While &s) {
