@@ -366,6 +366,14 @@ const Type *Sema::checkCall(CallExpr &expr) {
       expr.function = Builtin::Print;
       return checkPrint(expr);
     }
+    if (name->name == "len") {
+      expr.function = Builtin::Len;
+      return checkLen(expr);
+    }
+    if (name->name == "round") {
+      expr.function = Builtin::Round;
+      return checkRound(expr);
+    }
     if (name->name == "min" || name->name == "max") {
       expr.function = name->name == "min" ? Builtin::Min : Builtin::Max;
       return checkMinMax(expr, name->name == "min");
@@ -507,6 +515,55 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
     return setType(expr, types_.boolType());
   }
   return setType(expr, types_.errorType());
+}
+
+/// len(a) of an array: its first extent, int64.
+const Type *Sema::checkLen(CallExpr &expr) {
+  if (!requirePositional(expr, "len", 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (type->isTuple()) {
+    expr.isWeak = true;
+    expr.constant = ConstantValue::ofInt(static_cast<int64_t>(type->elements().size()));
+    return setType(expr, types_.int64Type());
+  }
+  if (!type->isArray() || !isa<NameExpr>(value)) {
+    error(value.range()) << "len() takes an array or a tuple, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.int64Type());
+}
+
+/// round(x): Python's rounding to the nearest integer, halves to even,
+/// giving an int64 (an integer rounds to itself). round(x, ndigits) is not
+/// supported yet.
+const Type *Sema::checkRound(CallExpr &expr) {
+  if (expr.args.size() == 2 && expr.keywords.empty()) {
+    notSupportedYet(expr.range(), "round() with a number of digits");
+    return setType(expr, types_.errorType());
+  }
+  if (!requirePositional(expr, "round", 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(value.range()) << "round() needs a number, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  if (const auto &c = value.constant; c && c->kind == ConstantValue::Kind::Float && std::isfinite(c->floatValue) &&
+                                      std::fabs(c->floatValue) < 9.2e18)
+    expr.constant = ConstantValue::ofInt(static_cast<int64_t>(std::nearbyint(c->floatValue)));
+  else if (c && c->kind != ConstantValue::Kind::Float)
+    expr.constant = c->kind == ConstantValue::Kind::Bool ? ConstantValue::ofInt(c->boolValue) : *c;
+  expr.isWeak = value.isWeak;
+  return setType(expr, isFloat(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool
+                           ? types_.int64Type()
+                           : type);
 }
 
 /// print(a, b, ..., sep=' ', end='\n') of strings and numbers. It has no

@@ -87,6 +87,8 @@ private:
   const Type *checkCast(ast::CallExpr &expr, ScalarKind to);
   const Type *checkAbs(ast::CallExpr &expr);
   const Type *checkPrint(ast::CallExpr &expr);
+  const Type *checkLen(ast::CallExpr &expr);
+  const Type *checkRound(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   /// Checks that every argument of `expr` is a number and returns their

@@ -557,6 +557,15 @@ private:
     }
     case Builtin::MathFunction:
       return math(e);
+    case Builtin::Len:
+      return std::make_unique<ArrayDim>(e.range(), arrayOf(*e.args.front()), 0);
+    case Builtin::Round: {
+      ExprPtr value = expr(*e.args.front());
+      if (!isFloat(value->type().scalar))
+        return castTo(std::move(value), type);
+      SourceRange loc = e.range();
+      return castTo(std::make_unique<Unary>(loc, UnaryOp::Round, std::move(value)), type);
+    }
     default:
       break;
     }

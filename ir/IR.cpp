@@ -69,6 +69,8 @@ const char *unaryOpName(UnaryOp op) {
     return "bitnot";
   case UnaryOp::Abs:
     return "abs";
+  case UnaryOp::Round:
+    return "round";
   }
   return "?";
 }

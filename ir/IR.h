@@ -138,7 +138,9 @@ public:
 
 /// Not is logical (bools); BitNot flips an integer's bits; Abs of the most
 /// negative integer wraps to itself, as in NumPy.
-enum class UnaryOp { Neg, Not, BitNot, Abs };
+/// Round: to the nearest integer value, halves to even (a float result;
+/// lowering casts it to int64 for Python's round()).
+enum class UnaryOp { Neg, Not, BitNot, Abs, Round };
 const char *unaryOpName(UnaryOp op);
 
 class Unary : public Expr {

@@ -90,6 +90,8 @@ private:
         fail(e, "negation of a non-number");
       if (u.op == UnaryOp::BitNot && (!e.type().isScalar() || isFloat(e.type().scalar)))
         fail(e, "bitnot of a non-integer");
+      if (u.op == UnaryOp::Round && (!e.type().isScalar() || !isFloat(e.type().scalar)))
+        fail(e, "round of a non-float");
       return;
     }
     case NodeKind::Binary: {

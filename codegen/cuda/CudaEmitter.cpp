@@ -290,6 +290,9 @@ private:
         return narrow(e.type(), {"~" + wrap(operand, Prefix), Prefix});
       if (u.op == UnaryOp::Abs)
         return absolute(e.type().scalar, operand);
+      if (u.op == UnaryOp::Round) // rint: to nearest, halves to even
+        return {std::string(e.type().scalar == ScalarKind::Float32 ? "rintf(" : "rint(") + operand.text + ")",
+                Postfix};
       // -(-n), never --n: that is C++'s decrement.
       std::string inner = operand.text.front() == '-' ? "(" + operand.text + ")" : wrap(operand, Prefix);
       return narrow(e.type(), {"-" + inner, Prefix});

@@ -455,6 +455,8 @@ private:
       llvm::Value *operand = expr(*u.operand);
       if (u.op == UnaryOp::Not || u.op == UnaryOp::BitNot)
         return builder_.CreateNot(operand);
+      if (u.op == UnaryOp::Round)
+        return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, operand);
       if (u.op == UnaryOp::Abs) {
         if (isFloat(e.type().scalar))
           return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);

@@ -61,6 +61,21 @@ int main() {
     check("float min/abs/max", i, fo[i], std::min(fs[i], 0.5) + std::fabs(fs[i]) * std::max(fs[i], -fs[i]));
   }
 
+  const std::vector<double> rs = {0.5, 1.5, 2.5, -0.5, -1.5, 2.4999, 1e10 + 0.5, -7.0};
+  const auto count = static_cast<std::int64_t>(rs.size());
+  std::vector<float> rs32(rs.begin(), rs.end());
+  auto dr = pyk::to_device(rs);
+  auto dr32 = pyk::to_device(rs32);
+  auto rounded = pyk::device_empty<std::int64_t>({count, std::int64_t(3)});
+  pyk::kernels::rounding({1, 32}, dr, dr32, rounded);
+  std::vector<std::int64_t> ro(count * 3);
+  rounded.copy_to_host(ro);
+  for (std::size_t i = 0; i < rs.size(); ++i) {
+    check("round(float64)", i, double(ro[i * 3]), std::nearbyint(rs[i]));
+    check("round(float32)", i, double(ro[i * 3 + 1]), std::nearbyint(rs32[i]));
+    check("len", i, double(ro[i * 3 + 2]), double(count));
+  }
+
   std::printf("builtins on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
   return failed == 0 ? 0 : 1;
 }
