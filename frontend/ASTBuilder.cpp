@@ -13,11 +13,12 @@
 //===----------------------------------------------------------------------===//
 #include "ParseTree.h"
 
+#include "Literals.h"
+
 #include "PykLexer.h"
 
 #include "llvm/Support/Casting.h"
 
-#include <cerrno>
 #include <cstdlib>
 
 namespace pyk {
@@ -81,52 +82,6 @@ private:
       return std::nullopt;
     std::string text = cleanDocstring(literal->value);
     body.erase(body.begin());
-    return text;
-  }
-
-  /// Python's str.expandtabs(8).
-  static std::string expandTabs(const std::string &line) {
-    std::string out;
-    for (char c : line) {
-      if (c != '\t') {
-        out += c;
-        continue;
-      }
-      do
-        out += ' ';
-      while (out.size() % 8 != 0);
-    }
-    return out;
-  }
-
-  /// Python's inspect.cleandoc: drops the indentation the lines after the
-  /// first share, and leading and trailing blank lines.
-  static std::string cleanDocstring(const std::string &raw) {
-    std::vector<std::string> lines;
-    size_t start = 0;
-    while (start <= raw.size()) {
-      size_t end = raw.find('\n', start);
-      if (end == std::string::npos)
-        end = raw.size();
-      lines.push_back(expandTabs(raw.substr(start, end - start)));
-      start = end + 1;
-    }
-    auto isBlank = [](const std::string &line) { return line.find_first_not_of(" \t\r") == std::string::npos; };
-    size_t margin = std::string::npos;
-    for (size_t i = 1; i < lines.size(); ++i)
-      if (!isBlank(lines[i]))
-        margin = std::min(margin, lines[i].find_first_not_of(" \t"));
-    lines[0].erase(0, std::min(lines[0].size(), lines[0].find_first_not_of(" \t")));
-    for (size_t i = 1; i < lines.size(); ++i)
-      lines[i].erase(0, margin == std::string::npos ? lines[i].size() : std::min(margin, lines[i].size()));
-    while (!lines.empty() && isBlank(lines.back()))
-      lines.pop_back();
-    size_t first = 0;
-    while (first < lines.size() && isBlank(lines[first]))
-      ++first;
-    std::string text;
-    for (size_t i = first; i < lines.size(); ++i)
-      text += (i == first ? "" : "\n") + lines[i];
     return text;
   }
 
@@ -766,25 +721,11 @@ private:
     if (ctx->IMAG_NUMBER())
       return unsupported(where, UnsupportedSyntax::ImaginaryLiteral);
     if (ctx->FLOAT_NUMBER()) {
-      errno = 0;
       double value = std::strtod(text.c_str(), nullptr);
       return make<FloatLiteralExpr>(where, value);
     }
-    unsigned base = 10;
-    size_t start = 0;
-    if (text.size() > 2 && text[0] == '0' && std::isalpha(static_cast<unsigned char>(text[1]))) {
-      const char prefix = static_cast<char>(std::tolower(static_cast<unsigned char>(text[1])));
-      base = prefix == 'x' ? 16 : prefix == 'o' ? 8 : 2;
-      start = 2;
-    }
-    uint64_t value = 0;
-    bool tooLarge = false;
-    for (size_t i = start; i < text.size(); ++i) {
-      const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[i])));
-      const unsigned digit = c >= 'a' ? unsigned(c - 'a' + 10) : unsigned(c - '0');
-      tooLarge |= __builtin_mul_overflow(value, base, &value) || __builtin_add_overflow(value, digit, &value);
-    }
-    return make<IntLiteralExpr>(where, value, tooLarge);
+    IntegerLiteral integer = parseIntegerLiteral(text);
+    return make<IntLiteralExpr>(where, integer.value, integer.tooLarge);
   }
 
   // STRING+: adjacent literals concatenate.
@@ -836,109 +777,6 @@ private:
                                : StringLiteralExpr::Flavor::Text;
     return make<StringLiteralExpr>(where, std::move(value), flavor,
                                    simple ? std::optional<uint32_t>(textStart) : std::nullopt);
-  }
-
-  /// Python's escape sequences; unknown ones stay as written, as in Python.
-  static std::string decodeEscapes(const std::string &body) {
-    std::string out;
-    for (size_t i = 0; i < body.size(); ++i) {
-      if (body[i] != '\\' || i + 1 == body.size()) {
-        out += body[i];
-        continue;
-      }
-      const char c = body[++i];
-      switch (c) {
-      case '\n':
-        break; // line continuation inside the literal
-      case '\r':
-        if (i + 1 < body.size() && body[i + 1] == '\n')
-          ++i;
-        break;
-      case 'n':
-        out += '\n';
-        break;
-      case 't':
-        out += '\t';
-        break;
-      case 'r':
-        out += '\r';
-        break;
-      case 'a':
-        out += '\a';
-        break;
-      case 'b':
-        out += '\b';
-        break;
-      case 'f':
-        out += '\f';
-        break;
-      case 'v':
-        out += '\v';
-        break;
-      case '0':
-      case '1':
-      case '2':
-      case '3':
-      case '4':
-      case '5':
-      case '6':
-      case '7': {
-        unsigned code = 0, digits = 0;
-        while (digits < 3 && i < body.size() && body[i] >= '0' && body[i] <= '7') {
-          code = code * 8 + unsigned(body[i] - '0');
-          ++i;
-          ++digits;
-        }
-        --i;
-        appendUtf8(out, code);
-        break;
-      }
-      case 'x':
-      case 'u':
-      case 'U': {
-        const size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
-        if (i + digits < body.size() + 0 && std::all_of(body.begin() + long(i) + 1, body.begin() + long(i + 1 + digits),
-                                                         [](char h) { return std::isxdigit(static_cast<unsigned char>(h)); })) {
-          appendUtf8(out, static_cast<uint32_t>(std::stoul(body.substr(i + 1, digits), nullptr, 16)));
-          i += digits;
-        } else {
-          out += '\\';
-          out += c;
-        }
-        break;
-      }
-      case '\\':
-      case '\'':
-      case '"':
-        out += c;
-        break;
-      default:
-        out += '\\';
-        out += c;
-        break;
-      }
-    }
-    return out;
-  }
-
-  static void appendUtf8(std::string &out, uint32_t cp) {
-    if (cp > 0x10FFFF)
-      cp = 0xFFFD;
-    if (cp < 0x80) {
-      out += static_cast<char>(cp);
-    } else if (cp < 0x800) {
-      out += static_cast<char>(0xC0 | (cp >> 6));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else if (cp < 0x10000) {
-      out += static_cast<char>(0xE0 | (cp >> 12));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    } else {
-      out += static_cast<char>(0xF0 | (cp >> 18));
-      out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-      out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-      out += static_cast<char>(0x80 | (cp & 0x3F));
-    }
   }
 
   const LocationMap &loc_;

@@ -157,6 +157,38 @@ private:
   unsigned loopDepth_ = 0;
 };
 
+// Small helpers shared by the Sema*.cpp files.
+
+inline const Type *setType(ast::Expr &expr, const Type *type) {
+  expr.type = type;
+  return type;
+}
+
+/// "a value of type float32", or "'cuda.grid'" for a builtin that is not a
+/// value — for messages.
+inline std::string describe(const ast::Expr &expr) {
+  const bool arrayProperty = expr.builtin == Builtin::ArrayShape || expr.builtin == Builtin::ArraySize ||
+                             expr.builtin == Builtin::ArrayNdim;
+  if (expr.builtin != Builtin::None && !arrayProperty)
+    return "'" + std::string(builtinName(expr.builtin)) + "'";
+  return "a value of type " + expr.type->str();
+}
+
+inline bool isNamespace(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::CudaModule:
+  case Builtin::MathModule:
+  case Builtin::NumpyModule:
+  case Builtin::ThreadIdx:
+  case Builtin::BlockIdx:
+  case Builtin::BlockDim:
+  case Builtin::GridDim:
+    return true;
+  default:
+    return false;
+  }
+}
+
 } // namespace pyk::sema
 
 #endif // PYK_FRONTEND_SEMAIMPL_H

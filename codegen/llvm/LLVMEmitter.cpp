@@ -14,6 +14,8 @@
 //===----------------------------------------------------------------------===//
 #include "LLVMEmitter.h"
 
+#include "LLVMArithmetic.h"
+
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -538,15 +540,16 @@ private:
     case BinaryOp::FloorDiv:
       if (floating)
         return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, builder_.CreateFDiv(lhs, rhs));
-      return integerDivision(lhs, rhs, isSignedInteger(kind), /*wantRemainder=*/false);
+      return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), /*wantRemainder=*/false);
     case BinaryOp::Mod:
       if (floating)
-        return floatModulo(lhs, rhs, kind);
-      return integerDivision(lhs, rhs, isSignedInteger(kind), /*wantRemainder=*/true);
+        return emitFloatModulo(builder_, lhs, rhs,
+                               mathCall(kind == ScalarKind::Float32 ? "fmodf" : "fmod", {lhs, rhs}));
+      return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), /*wantRemainder=*/true);
     case BinaryOp::Pow:
       if (floating)
         return mathCall(kind == ScalarKind::Float32 ? "powf" : "pow", {lhs, rhs});
-      return builder_.CreateCall(integerPowFunction(lhs->getType(), isSignedInteger(kind)), {lhs, rhs});
+      return builder_.CreateCall(integerPowFunction(module_, lhs->getType(), isSignedInteger(kind)), {lhs, rhs});
     case BinaryOp::And:
       return builder_.CreateAnd(lhs, rhs);
     case BinaryOp::Or:
@@ -555,7 +558,7 @@ private:
       return builder_.CreateXor(lhs, rhs);
     case BinaryOp::Shl:
     case BinaryOp::Shr:
-      return shift(b.op == BinaryOp::Shl, lhs, rhs, isSignedInteger(kind));
+      return emitShift(builder_, b.op == BinaryOp::Shl, lhs, rhs, isSignedInteger(kind));
     case BinaryOp::Min:
     case BinaryOp::Max: {
       // b if b < a else a (max: b > a): NaN in b never wins, as in Python.
@@ -569,58 +572,6 @@ private:
     }
     }
     return nullptr;
-  }
-
-  /// Python's // and % on integers: floor division, remainder with the
-  /// divisor's sign; by zero both give 0, and by -1 they avoid the overflow
-  /// C and LLVM leave undefined (MIN // -1 wraps to MIN, MIN % -1 is 0).
-  llvm::Value *integerDivision(llvm::Value *a, llvm::Value *b, bool isSigned, bool wantRemainder) {
-    llvm::Type *type = a->getType();
-    llvm::Value *zero = llvm::ConstantInt::get(type, 0), *one = llvm::ConstantInt::get(type, 1);
-    llvm::Value *byZero = builder_.CreateICmpEQ(b, zero);
-    if (!isSigned) {
-      llvm::Value *safe = builder_.CreateSelect(byZero, one, b);
-      llvm::Value *result = wantRemainder ? builder_.CreateURem(a, safe) : builder_.CreateUDiv(a, safe);
-      return builder_.CreateSelect(byZero, zero, result);
-    }
-    llvm::Value *byMinusOne = builder_.CreateICmpEQ(b, llvm::ConstantInt::getSigned(type, -1));
-    llvm::Value *safe = builder_.CreateSelect(builder_.CreateOr(byZero, byMinusOne), one, b);
-    llvm::Value *quotient = builder_.CreateSDiv(a, safe);
-    llvm::Value *remainder = builder_.CreateSRem(a, safe);
-    // Round toward minus infinity: when the remainder is not zero and its
-    // sign differs from the divisor's.
-    llvm::Value *adjust = builder_.CreateAnd(builder_.CreateICmpNE(remainder, zero),
-                                             builder_.CreateICmpSLT(builder_.CreateXor(remainder, b), zero));
-    llvm::Value *result = wantRemainder ? builder_.CreateAdd(remainder, builder_.CreateSelect(adjust, b, zero))
-                                        : builder_.CreateSub(quotient, builder_.CreateZExt(adjust, type));
-    llvm::Value *byMinusOneResult = wantRemainder ? zero : builder_.CreateNeg(a);
-    return builder_.CreateSelect(byZero, zero, builder_.CreateSelect(byMinusOne, byMinusOneResult, result));
-  }
-
-  /// Python's % on floats: fmod, then the divisor's sign.
-  llvm::Value *floatModulo(llvm::Value *a, llvm::Value *b, ScalarKind kind) {
-    llvm::Value *r = mathCall(kind == ScalarKind::Float32 ? "fmodf" : "fmod", {a, b});
-    llvm::Value *zero = llvm::ConstantFP::get(a->getType(), 0.0);
-    llvm::Value *signsDiffer = builder_.CreateXor(builder_.CreateFCmpOLT(r, zero), builder_.CreateFCmpOLT(b, zero));
-    llvm::Value *adjust = builder_.CreateAnd(builder_.CreateFCmpONE(r, zero), signsDiffer);
-    return builder_.CreateSelect(adjust, builder_.CreateFAdd(r, b), r);
-  }
-
-  /// NumPy's shifts: a count outside [0, bits) gives 0, or -1 for >> of a
-  /// negative value (LLVM's shifts are poison there).
-  llvm::Value *shift(bool left, llvm::Value *a, llvm::Value *count, bool isSigned) {
-    llvm::Type *type = a->getType();
-    llvm::Value *bits = llvm::ConstantInt::get(type, type->getIntegerBitWidth());
-    llvm::Value *outOfRange = builder_.CreateICmpUGE(count, bits); // negative counts are huge unsigned
-    llvm::Value *safeCount = builder_.CreateSelect(outOfRange, llvm::ConstantInt::get(type, 0), count);
-    llvm::Value *shifted = left ? builder_.CreateShl(a, safeCount)
-                                : isSigned ? builder_.CreateAShr(a, safeCount) : builder_.CreateLShr(a, safeCount);
-    llvm::Value *zero = llvm::ConstantInt::get(type, 0);
-    llvm::Value *fill = left || !isSigned
-                            ? zero
-                            : builder_.CreateSelect(builder_.CreateICmpSLT(a, zero),
-                                                    llvm::ConstantInt::getSigned(type, -1), zero);
-    return builder_.CreateSelect(outOfRange, fill, shifted);
   }
 
   /// A math function of the C library: libdevice's __nv_NAME on the GPU
@@ -638,51 +589,6 @@ private:
         function->setDoesNotAccessMemory();
     }
     return builder_.CreateCall(callee, std::vector<llvm::Value *>(args));
-  }
-
-  /// pyk.ipow.<type>: base ** exponent by repeated squaring, wrapping; a
-  /// negative exponent gives the integer part of the real power.
-  llvm::Function *integerPowFunction(llvm::Type *type, bool isSigned) {
-    const std::string name = std::string("pyk.ipow.") + (isSigned ? "i" : "u") +
-                             std::to_string(type->getIntegerBitWidth());
-    if (llvm::Function *existing = module_.getFunction(name))
-      return existing;
-    auto *function = llvm::Function::Create(llvm::FunctionType::get(type, {type, type}, false),
-                                            llvm::Function::InternalLinkage, name, module_);
-    function->addFnAttr(llvm::Attribute::NoUnwind);
-    llvm::IRBuilder<> b(llvm::BasicBlock::Create(context_, "entry", function));
-    llvm::Value *base = function->getArg(0), *exponent = function->getArg(1);
-    llvm::Value *zero = llvm::ConstantInt::get(type, 0), *one = llvm::ConstantInt::get(type, 1);
-    auto *loop = llvm::BasicBlock::Create(context_, "loop", function);
-    auto *done = llvm::BasicBlock::Create(context_, "done", function);
-    auto *negative = llvm::BasicBlock::Create(context_, "negative", function);
-    b.CreateCondBr(isSigned ? b.CreateICmpSLT(exponent, zero) : b.getFalse(), negative, loop);
-    llvm::BasicBlock *entry = &function->getEntryBlock();
-
-    b.SetInsertPoint(negative);
-    llvm::Value *minusOne = llvm::ConstantInt::getSigned(type, -1);
-    llvm::Value *odd = b.CreateICmpNE(b.CreateAnd(exponent, one), zero);
-    llvm::Value *ofMinusOne = b.CreateSelect(odd, minusOne, one);
-    b.CreateRet(b.CreateSelect(b.CreateICmpEQ(base, one), one,
-                               b.CreateSelect(b.CreateICmpEQ(base, minusOne), ofMinusOne, zero)));
-
-    b.SetInsertPoint(loop);
-    llvm::PHINode *result = b.CreatePHI(type, 2), *power = b.CreatePHI(type, 2), *rest = b.CreatePHI(type, 2);
-    result->addIncoming(one, entry);
-    power->addIncoming(base, entry);
-    rest->addIncoming(exponent, entry);
-    llvm::Value *bit = b.CreateICmpNE(b.CreateAnd(rest, one), zero);
-    llvm::Value *nextResult = b.CreateSelect(bit, b.CreateMul(result, power), result);
-    llvm::Value *nextPower = b.CreateMul(power, power);
-    llvm::Value *nextRest = b.CreateLShr(rest, one);
-    result->addIncoming(nextResult, loop);
-    power->addIncoming(nextPower, loop);
-    rest->addIncoming(nextRest, loop);
-    b.CreateCondBr(b.CreateICmpEQ(nextRest, zero), done, loop);
-
-    b.SetInsertPoint(done);
-    b.CreateRet(nextResult);
-    return function;
   }
 
   llvm::Value *compare(const Compare &c) {

@@ -1,0 +1,346 @@
+//===- SemaCall.cpp - Calls: builtins, casts, math, print ------------------===//
+//
+// A call is resolved by what its callee names: a cast (float32(x)), a
+// Python builtin (abs, min, max, len, round, print), a math function, or a
+// CUDA builtin (cuda.grid, cuda.gridsize). Each check types the call and,
+// where it can, folds it.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include "llvm/Support/Casting.h"
+
+#include <cmath>
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+//===----------------------------------------------------------------------===//
+// Calls
+//===----------------------------------------------------------------------===//
+
+const Type *Sema::checkCall(CallExpr &expr) {
+  // Casts and Python builtins are found by name, before the callee is
+  // checked as a value (a type name alone is not one).
+  if (auto kind = scalarTypeNamed(*expr.callee)) {
+    if (auto *name = dyn_cast<NameExpr>(expr.callee.get()); !name || !functionScope_.count(name->name)) {
+      if (*kind == ScalarKind::Float16) {
+        notSupportedYet(expr.callee->range(), "float16");
+        return setType(expr, types_.errorType());
+      }
+      expr.function = Builtin::Cast;
+      return checkCast(expr, *kind);
+    }
+  }
+  if (auto *name = dyn_cast<NameExpr>(expr.callee.get()); name && !lookup(name->name)) {
+    if (name->name == "abs") {
+      expr.function = Builtin::Abs;
+      return checkAbs(expr);
+    }
+    if (name->name == "print") {
+      expr.function = Builtin::Print;
+      return checkPrint(expr);
+    }
+    if (name->name == "len") {
+      expr.function = Builtin::Len;
+      return checkLen(expr);
+    }
+    if (name->name == "round") {
+      expr.function = Builtin::Round;
+      return checkRound(expr);
+    }
+    if (name->name == "min" || name->name == "max") {
+      expr.function = name->name == "min" ? Builtin::Min : Builtin::Max;
+      return checkMinMax(expr, name->name == "min");
+    }
+  }
+  const Type *calleeType = checkExpr(*expr.callee);
+  if (calleeType->isError())
+    return setType(expr, types_.errorType());
+  if (expr.callee->builtin == Builtin::Grid || expr.callee->builtin == Builtin::Gridsize) {
+    expr.function = expr.callee->builtin;
+    return checkGrid(expr);
+  }
+  if (expr.callee->builtin == Builtin::MathFunction) {
+    expr.function = Builtin::MathFunction;
+    auto *name = dyn_cast<NameExpr>(expr.callee.get()); // from math import sqrt
+    const MathFunctionInfo *function = name ? name->symbol->mathFunction
+                                            : mathFunction(llvm::cast<AttributeExpr>(*expr.callee).attribute);
+    return checkMath(expr, *function);
+  }
+  error(expr.callee->range()) << describe(*expr.callee) << " cannot be called";
+  return setType(expr, types_.errorType());
+}
+
+bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, size_t maximum) {
+  if (!expr.keywords.empty()) {
+    error(expr.keywords.front().nameRange) << name << "() takes no keyword arguments";
+    return false;
+  }
+  if (expr.args.size() < minimum || expr.args.size() > maximum) {
+    DiagnosticBuilder message = error(expr.range());
+    message << name << "() takes ";
+    if (minimum == maximum)
+      message << minimum << " argument" << (minimum == 1 ? "" : "s");
+    else if (maximum == SIZE_MAX)
+      message << minimum << " or more arguments";
+    else
+      message << minimum << " to " << maximum << " arguments";
+    message << ", not " << expr.args.size();
+    return false;
+  }
+  return true;
+}
+
+/// float32(x), int(x), bool(x): C's conversion (int() truncates toward
+/// zero, as Python's does).
+const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
+  const std::string name = scalarName(to).data();
+  if (!requirePositional(expr, name.c_str(), 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(value.range()) << "cannot convert " << describe(value) << " to " << name;
+    return setType(expr, types_.errorType());
+  }
+  if (value.constant && !value.constant->exceedsInt64) {
+    const ConstantValue &c = *value.constant;
+    if (to == ScalarKind::Bool)
+      expr.constant = ConstantValue::ofBool(c.asDouble() != 0);
+    else if (isFloat(to))
+      expr.constant = ConstantValue::ofFloat(to == ScalarKind::Float32 ? double(float(c.asDouble())) : c.asDouble());
+    else if (c.kind != ConstantValue::Kind::Float)
+      expr.constant = ConstantValue::ofInt(c.kind == ConstantValue::Kind::Bool ? c.boolValue : c.intValue);
+    else if (std::isfinite(c.floatValue) && std::fabs(c.floatValue) < 9.2e18)
+      expr.constant = ConstantValue::ofInt(static_cast<int64_t>(c.floatValue));
+    if (expr.constant && isInteger(to) && !expr.constant->fitsIn(to))
+      expr.constant.reset(); // wraps at run time, like the C cast it is
+  }
+  return setType(expr, types_.scalar(to));
+}
+
+const Type *Sema::checkAbs(CallExpr &expr) {
+  if (!requirePositional(expr, "abs", 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(value.range()) << "abs() needs a number, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  PromotionOperand result = arithmeticResult(promotionOperand(value));
+  expr.isWeak = result.weak;
+  if (const auto &c = value.constant; c && !c->exceedsInt64) {
+    if (c->kind == ConstantValue::Kind::Float)
+      expr.constant = ConstantValue::ofFloat(std::fabs(c->floatValue));
+    else if (c->kind == ConstantValue::Kind::Bool)
+      expr.constant = ConstantValue::ofInt(c->boolValue);
+    else if (c->intValue != INT64_MIN)
+      expr.constant = ConstantValue::ofInt(c->intValue < 0 ? -c->intValue : c->intValue);
+  }
+  return setType(expr, types_.scalar(result.kind));
+}
+
+std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, const std::string &name) {
+  bool ok = true;
+  std::optional<PromotionOperand> common;
+  for (ExprPtr &arg : expr.args) {
+    const Type *type = checkValue(*arg);
+    if (type->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!type->isScalar()) {
+      error(arg->range()) << name << "() needs numbers, not " << describe(*arg);
+      ok = false;
+      continue;
+    }
+    common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
+  }
+  return ok ? common : std::nullopt;
+}
+
+/// math.NAME(x[, y]): float32 arguments give float32, float64 or integer
+/// ones float64 (as in Numba); floor, ceil and trunc give int64 and isnan,
+/// isinf and isfinite bool, as in Python.
+const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
+  const std::string name = "math." + std::string(function.name);
+  if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
+    return setType(expr, types_.errorType());
+  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
+  if (!common)
+    return setType(expr, types_.errorType());
+  // The function computes in float32 only when every argument is float32 (or
+  // a weak Python scalar next to one); otherwise in float64.
+  const ScalarKind kind = common->kind == ScalarKind::Float32 && !common->weak ? ScalarKind::Float32
+                                                                                : ScalarKind::Float64;
+  expr.operandType = types_.scalar(kind);
+  expr.mathFunction = &function;
+  switch (function.result) {
+  case MathFunctionInfo::Result::Float:
+    return setType(expr, expr.operandType);
+  case MathFunctionInfo::Result::Int64:
+    return setType(expr, types_.int64Type());
+  case MathFunctionInfo::Result::Bool:
+    return setType(expr, types_.boolType());
+  }
+  return setType(expr, types_.errorType());
+}
+
+/// len(a) of an array: its first extent, int64.
+const Type *Sema::checkLen(CallExpr &expr) {
+  if (!requirePositional(expr, "len", 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (type->isTuple()) {
+    expr.isWeak = true;
+    expr.constant = ConstantValue::ofInt(static_cast<int64_t>(type->elements().size()));
+    return setType(expr, types_.int64Type());
+  }
+  if (!type->isArray() || !isa<NameExpr>(value)) {
+    error(value.range()) << "len() takes an array or a tuple, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.int64Type());
+}
+
+/// round(x): Python's rounding to the nearest integer, halves to even,
+/// giving an int64 (an integer rounds to itself). round(x, ndigits) is not
+/// supported yet.
+const Type *Sema::checkRound(CallExpr &expr) {
+  if (expr.args.size() == 2 && expr.keywords.empty()) {
+    notSupportedYet(expr.range(), "round() with a number of digits");
+    return setType(expr, types_.errorType());
+  }
+  if (!requirePositional(expr, "round", 1, 1))
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
+  const Type *type = checkValue(value);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(value.range()) << "round() needs a number, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  if (const auto &c = value.constant; c && c->kind == ConstantValue::Kind::Float && std::isfinite(c->floatValue) &&
+                                      std::fabs(c->floatValue) < 9.2e18)
+    expr.constant = ConstantValue::ofInt(static_cast<int64_t>(std::nearbyint(c->floatValue)));
+  else if (c && c->kind != ConstantValue::Kind::Float)
+    expr.constant = c->kind == ConstantValue::Kind::Bool ? ConstantValue::ofInt(c->boolValue) : *c;
+  expr.isWeak = value.isWeak;
+  return setType(expr, isFloat(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool
+                           ? types_.int64Type()
+                           : type);
+}
+
+/// print(a, b, ..., sep=' ', end='\n') of strings and numbers. It has no
+/// value; the statement that calls it prints.
+const Type *Sema::checkPrint(CallExpr &expr) {
+  bool ok = true;
+  auto isText = [](const Expr &e) {
+    auto *text = dyn_cast<StringLiteralExpr>(&e);
+    return text && text->flavor == StringLiteralExpr::Flavor::Text;
+  };
+  for (ExprPtr &arg : expr.args) {
+    if (isText(*arg)) {
+      setType(*arg, types_.voidType());
+      continue;
+    }
+    if (auto *text = dyn_cast<StringLiteralExpr>(arg.get())) {
+      error(text->range()) << (text->flavor == StringLiteralExpr::Flavor::Formatted ? "f-strings" : "bytes")
+                           << " are not supported in print(); print the values as separate arguments";
+      ok = false;
+      continue;
+    }
+    const Type *type = checkValue(*arg);
+    if (type->isError()) {
+      ok = false;
+      continue;
+    }
+    if (!type->isScalar()) {
+      error(arg->range()) << "print() prints strings and numbers, not " << describe(*arg);
+      ok = false;
+    }
+  }
+  for (KeywordArgument &keyword : expr.keywords) {
+    if ((keyword.name == "sep" || keyword.name == "end") && isText(*keyword.value)) {
+      setType(*keyword.value, types_.voidType());
+      continue;
+    }
+    if (keyword.name == "sep" || keyword.name == "end")
+      error(keyword.value->range()) << "print()'s " << keyword.name << " must be a string literal";
+    else
+      error(keyword.nameRange) << "print() takes only the keywords sep and end, not '" << keyword.name << "'";
+    ok = false;
+  }
+  return setType(expr, ok ? types_.voidType() : types_.errorType());
+}
+
+/// min(a, b, ...) and max(a, b, ...): Python's builtins on numbers, in the
+/// arguments' common type; the first of equal values wins.
+const Type *Sema::checkMinMax(CallExpr &expr, bool isMin) {
+  const char *name = isMin ? "min" : "max";
+  if (!requirePositional(expr, name, 2, SIZE_MAX))
+    return setType(expr, types_.errorType());
+  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
+  if (!common)
+    return setType(expr, types_.errorType());
+  for (ExprPtr &arg : expr.args)
+    if (!checkLiteralFits(*arg, common->kind))
+      return setType(expr, types_.errorType());
+  expr.isWeak = common->weak;
+  expr.operandType = types_.scalar(common->kind);
+  bool allConstant = true;
+  std::optional<ConstantValue> best;
+  for (ExprPtr &arg : expr.args) {
+    if (!arg->constant || arg->constant->exceedsInt64) {
+      allConstant = false;
+      break;
+    }
+    const double value = arg->constant->asDouble();
+    if (!best || (isMin ? value < best->asDouble() : value > best->asDouble()))
+      best = arg->constant;
+  }
+  if (allConstant && best)
+    expr.constant = best;
+  return setType(expr, expr.operandType);
+}
+
+/// cuda.grid(n) / cuda.gridsize(n): an int64 for n = 1, a tuple of n
+/// int64s for n = 2 or 3 (as in Numba).
+const Type *Sema::checkGrid(CallExpr &expr) {
+  const std::string name(builtinName(expr.function));
+  if (!expr.keywords.empty()) {
+    error(expr.keywords.front().nameRange) << name << " takes no keyword arguments";
+    return setType(expr, types_.errorType());
+  }
+  if (expr.args.size() != 1) {
+    error(expr.range()) << name << " takes one argument, the number of dimensions (1, 2 or 3)";
+    return setType(expr, types_.errorType());
+  }
+  Expr &ndim = *expr.args.front();
+  const Type *ndimType = checkValue(ndim);
+  if (ndimType->isError())
+    return setType(expr, types_.errorType());
+  if (!ndim.constant || ndim.constant->kind != ConstantValue::Kind::Int || ndim.constant->intValue < 1 ||
+      ndim.constant->intValue > 3) {
+    error(ndim.range()) << name << "'s argument must be the constant 1, 2 or 3";
+    return setType(expr, types_.errorType());
+  }
+  if (ndim.constant->intValue == 1)
+    return setType(expr, types_.int64Type());
+  return setType(expr, types_.tuple(std::vector<const Type *>(ndim.constant->intValue, types_.int64Type())));
+}
+
+} // namespace pyk::sema
