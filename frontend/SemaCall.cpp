@@ -125,17 +125,25 @@ const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
   return setType(expr, types_.scalar(to));
 }
 
-const Type *Sema::checkAbs(CallExpr &expr) {
-  if (!requirePositional(expr, "abs", 1, 1))
-    return setType(expr, types_.errorType());
+const Type *Sema::checkOneNumber(CallExpr &expr, const char *name) {
+  if (!requirePositional(expr, name, 1, 1))
+    return nullptr;
   Expr &value = *expr.args.front();
   const Type *type = checkValue(value);
   if (type->isError())
-    return setType(expr, types_.errorType());
+    return nullptr;
   if (!type->isScalar()) {
-    error(value.range()) << "abs() needs a number, not " << describe(value);
-    return setType(expr, types_.errorType());
+    error(value.range()) << name << "() needs a number, not " << describe(value);
+    return nullptr;
   }
+  return type;
+}
+
+const Type *Sema::checkAbs(CallExpr &expr) {
+  const Type *type = checkOneNumber(expr, "abs");
+  if (!type)
+    return setType(expr, types_.errorType());
+  Expr &value = *expr.args.front();
   PromotionOperand result = arithmeticResult(promotionOperand(value));
   expr.isWeak = result.weak;
   if (const auto &c = value.constant; c && !c->exceedsInt64) {
@@ -223,16 +231,10 @@ const Type *Sema::checkRound(CallExpr &expr) {
     notSupportedYet(expr.range(), "round() with a number of digits");
     return setType(expr, types_.errorType());
   }
-  if (!requirePositional(expr, "round", 1, 1))
+  const Type *type = checkOneNumber(expr, "round");
+  if (!type)
     return setType(expr, types_.errorType());
   Expr &value = *expr.args.front();
-  const Type *type = checkValue(value);
-  if (type->isError())
-    return setType(expr, types_.errorType());
-  if (!type->isScalar()) {
-    error(value.range()) << "round() needs a number, not " << describe(value);
-    return setType(expr, types_.errorType());
-  }
   if (const auto &c = value.constant; c && c->kind == ConstantValue::Kind::Float && std::isfinite(c->floatValue) &&
                                       std::fabs(c->floatValue) < 9.2e18)
     expr.constant = ConstantValue::ofInt(static_cast<int64_t>(std::nearbyint(c->floatValue)));

@@ -91,6 +91,9 @@ private:
   const Type *checkRound(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
+  /// Checks that `expr` has exactly one argument and it is a number;
+  /// returns its type, or null after reporting an error.
+  const Type *checkOneNumber(ast::CallExpr &expr, const char *name);
   /// Checks that every argument of `expr` is a number and returns their
   /// NumPy 2 common type; empty after reporting an error.
   std::optional<PromotionOperand> promoteNumericArguments(ast::CallExpr &expr, const std::string &name);
