@@ -27,6 +27,8 @@ struct Symbol;
 
 namespace pyk::ast {
 
+class FunctionDef;
+
 enum class NodeKind {
 #define PYK_AST_EXPR(Name) Name,
 #define PYK_AST_STMT(Name) Name,
@@ -255,6 +257,8 @@ public:
   const Type *operandType = nullptr;
   /// Set by Sema for math functions: which one.
   const MathFunctionInfo *mathFunction = nullptr;
+  /// Set by Sema for a call of a device function: its definition.
+  const FunctionDef *calleeDef = nullptr;
 };
 
 enum class UnaryOp { Plus, Minus, Invert, Not };

@@ -5,9 +5,13 @@
 //  2. Walk the module body in order: imports bind names, `NAME = constant`
 //     declares a constant, `def` declares a function; anything else at module
 //     level is an error.
-//  3. Check each function: its decorator and options, its parameters' types
-//     (annotations and/or signature), then its body until the types of its
-//     locals stop changing (see checkBodyToFixpoint).
+//  3. Check each function's signature: its decorator and options, its
+//     parameters' types (annotations and/or signature), its return type.
+//  4. Order the functions so that each comes after the device functions it
+//     calls, reporting recursion (SemaCallGraph.cpp).
+//  5. In that order, check each body until the types of its locals stop
+//     changing (see checkBodyToFixpoint); a device function's inferred
+//     return type is then known to its callers.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -70,10 +74,17 @@ void Sema::run() {
   }
   for (StmtPtr &stmt : module_.body)
     checkModuleStatement(*stmt);
-  for (FunctionInfo &function : info_.functions) {
+  // Every signature first: a call checks its arguments against its
+  // callee's parameters, and the call graph needs to know the kernels.
+  std::vector<bool> signatureChecked;
+  for (FunctionInfo &function : info_.functions)
+    signatureChecked.push_back(checkSignature(function));
+  orderFunctions();
+  for (size_t index : info_.definitionOrder) {
     if (realDiags_.limitReached())
       return;
-    checkFunction(function);
+    if (signatureChecked[index])
+      checkFunction(info_.functions[index]);
   }
 }
 
@@ -228,23 +239,66 @@ void Sema::declareFunction(FunctionDef &def) {
   info_.functions.push_back(std::move(function));
 }
 
-void Sema::checkFunction(FunctionInfo &function) {
+bool Sema::checkSignature(FunctionInfo &function) {
   auto &def = const_cast<FunctionDef &>(*function.def);
   function_ = &function;
   functionScope_.clear();
   std::optional<Signature> signature;
-  if (!checkDecorators(def, function, signature))
-    return;
-  if (function.kind == FunctionKind::Device) {
-    notSupportedYet(def.decorators.front()->range(), "a device function (@cuda.jit(device=True))");
-    return;
+  if (!checkDecorators(def, function, signature)) {
+    function_ = nullptr;
+    return false;
   }
   checkParameters(def, function, signature);
-  if (def.returns && !isa<NoneLiteralExpr>(*def.returns))
-    error(def.returns->range()) << "a kernel returns nothing; remove the return annotation or write '-> None'";
-  function.returnType = types_.voidType();
-  checkBodyToFixpoint(function);
+  const bool annotated = def.returns && !isa<NoneLiteralExpr>(*def.returns);
+  if (function.kind == FunctionKind::Kernel) {
+    if (annotated)
+      error(def.returns->range()) << "a kernel returns nothing; remove the return annotation or write '-> None'";
+    function.returnType = types_.voidType();
+  } else {
+    const Type *fromAnnotation = nullptr;
+    if (def.returns) {
+      fromAnnotation = evaluateTypeExpr(*def.returns, /*allowVoid=*/true);
+      if (!fromAnnotation)
+        fromAnnotation = types_.errorType();
+    }
+    const Type *fromSignature = signature ? signature->returnType : nullptr;
+    if (fromAnnotation && fromSignature && fromAnnotation != fromSignature && !fromAnnotation->isError()) {
+      error(def.returns->range()) << "'" << def.name << "' is annotated to return " << fromAnnotation->str()
+                                  << " but its signature returns " << fromSignature->str();
+    }
+    function.returnType = fromAnnotation ? fromAnnotation : fromSignature;
+    if (function.returnType && !function.returnType->isScalar() && !function.returnType->isVoid() &&
+        !function.returnType->isError()) {
+      error(def.returns ? def.returns->range() : signature->range)
+          << "a device function returns a scalar (or nothing), not " << function.returnType->str();
+      function.returnType = types_.errorType();
+    }
+  }
   function_ = nullptr;
+  return true;
+}
+
+void Sema::checkFunction(FunctionInfo &function) {
+  function_ = &function;
+  functionScope_.clear();
+  for (const Symbol *param : function.params)
+    functionScope_[param->name] = const_cast<Symbol *>(param);
+  returnTypeDeclared_ = function.returnType != nullptr;
+  checkBodyToFixpoint(function);
+  if (function.kind == FunctionKind::Device)
+    finishReturnType(function);
+  function_ = nullptr;
+}
+
+void Sema::finishReturnType(FunctionInfo &function) {
+  if (!returnTypeDeclared_)
+    function.returnType = inferredReturnType_ ? inferredReturnType_ : types_.voidType();
+  if (!function.returnType->isVoid() && !function.returnType->isError() && !flow_.returned) {
+    error(function.def->nameRange) << "device function '" << function.def->name << "' returns "
+                                   << function.returnType->str()
+                                   << " but can reach its end without returning a value; end every path with "
+                                      "'return'";
+  }
 }
 
 bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature) {
@@ -255,7 +309,7 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::option
     return false;
   }
   if (def.decorators.size() > 1) {
-    error(def.decorators[1]->range()) << "a kernel takes exactly one decorator, @cuda.jit";
+    error(def.decorators[1]->range()) << "a function takes exactly one decorator, @cuda.jit";
     return false;
   }
   Expr &decorator = *def.decorators.front();
@@ -302,8 +356,8 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
         notSupportedYet(keyword.nameRange, "option 'fastmath=True'");
       else if (on && name == "debug")
         notSupportedYet(keyword.nameRange, "option 'debug=True' (checked mode)");
-      else if (on && name == "inline")
-        notSupportedYet(keyword.nameRange, "option 'inline=True'");
+      else if (name == "inline")
+        function.options.inlineAlways = on;
       continue;
     }
     if (name == "max_registers" || name == "launch_bounds") {
@@ -313,6 +367,12 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
     error(keyword.nameRange) << "unknown @cuda.jit option '" << name
                              << "'; pyk accepts device, fastmath, lineinfo, debug, max_registers, launch_bounds, "
                                 "inline and cache";
+  }
+  if (function.kind == FunctionKind::Kernel && function.options.inlineAlways) {
+    for (KeywordArgument &keyword : call.keywords)
+      if (keyword.name == "inline")
+        error(keyword.nameRange) << "option 'inline' applies to device functions; a kernel is launched, not inlined";
+    function.options.inlineAlways = false;
   }
 }
 
@@ -328,7 +388,7 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
                             << (signature->params.size() == 1 ? "" : "s") << " but '" << def.name << "' has "
                             << normalCount << " parameter" << (normalCount == 1 ? "" : "s");
   }
-  if (signature && !signature->returnType->isVoid())
+  if (signature && function.kind == FunctionKind::Kernel && !signature->returnType->isVoid())
     error(signature->range) << "a kernel returns nothing; its signature must be 'void(...)'";
 
   unsigned index = 0;
@@ -336,11 +396,12 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
     if (param.kind != Parameter::Kind::Normal) {
       static const char *what[] = {"", "positional-only markers ('/')", "'*args' parameters",
                                    "keyword-only markers ('*')", "'**kwargs' parameters"};
-      error(param.range) << what[static_cast<int>(param.kind)] << " are not supported in kernels";
+      error(param.range) << what[static_cast<int>(param.kind)] << " are not supported in "
+                         << functionKindName(function) << "s";
       continue;
     }
     if (param.defaultValue)
-      error(param.defaultValue->range()) << "kernel parameters cannot have default values";
+      error(param.defaultValue->range()) << functionKindName(function) << " parameters cannot have default values";
     const Type *annotated = param.annotation ? evaluateTypeExpr(*param.annotation, false) : nullptr;
     const Type *fromSignature =
         signature && index < signature->params.size() ? signature->params[index] : nullptr;
@@ -351,9 +412,15 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
       note(signature->paramRanges[index]) << "the signature's type for '" << param.name << "' is here";
     }
     if (!type && !param.annotation && !signatureWritten) {
-      error(param.range) << "parameter '" << param.name << "' has no type; annotate it ('" << param.name
-                         << ": float32[:]') or give the kernel a signature ('@cuda.jit(\"void(float32[:], "
-                            "...)\")')";
+      if (function.kind == FunctionKind::Kernel)
+        error(param.range) << "parameter '" << param.name << "' has no type; annotate it ('" << param.name
+                           << ": float32[:]') or give the kernel a signature ('@cuda.jit(\"void(float32[:], "
+                              "...)\")')";
+      else
+        error(param.range) << "parameter '" << param.name
+                           << "' has no type; pyk compiles one version of each device function, so annotate it ('"
+                           << param.name << ": float32') or give a signature ('@cuda.jit(\"float32(float32, "
+                              "...)\", device=True)')";
     }
     if (functionScope_.count(param.name)) {
       error(param.range) << "duplicate parameter '" << param.name << "'";
@@ -379,13 +446,21 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
     diags_ = &scratch;
     localTypesChanged_ = false;
     flow_ = FlowState();
+    resetReturnInference();
     checkBlock(def.body);
     diags_ = &realDiags_;
     if (!localTypesChanged_)
       break;
   }
   flow_ = FlowState();
+  resetReturnInference();
   checkBlock(def.body);
+}
+
+void Sema::resetReturnInference() {
+  inferredReturnType_ = nullptr;
+  firstValueReturn_ = nullptr;
+  firstBareReturn_ = nullptr;
 }
 
 } // namespace sema

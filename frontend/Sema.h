@@ -26,6 +26,8 @@ enum class FunctionKind { Kernel, Device };
 struct FunctionOptions {
   bool fastmath = false;
   bool lineinfo = false;
+  /// `inline=True` on a device function: always inlined into its callers.
+  bool inlineAlways = false;
 };
 
 /// What Sema learned about one kernel or device function.
@@ -36,7 +38,16 @@ struct FunctionInfo {
   std::vector<const Symbol *> params;
   /// Locals in order of their first assignment.
   std::vector<const Symbol *> locals;
+  /// Kernels: void. Device functions: annotated, from the signature, or
+  /// inferred from the return statements. Null only while unknown.
   const Type *returnType = nullptr;
+  /// The device functions this one calls, each once, in order of first call.
+  std::vector<const FunctionInfo *> callees;
+  /// Writes an array, prints, or calls a function that does: its calls are
+  /// not pure, so they may be neither repeated nor reordered.
+  bool hasSideEffects = false;
+  /// On a call cycle (reported): calls to it are not checked further.
+  bool recursive = false;
 };
 
 /// The result of checking one module. Owns the types and symbols the AST
@@ -44,7 +55,18 @@ struct FunctionInfo {
 struct ModuleInfo {
   TypeContext types;
   std::vector<std::unique_ptr<Symbol>> symbols;
+  /// In source order.
   std::vector<FunctionInfo> functions;
+  /// Indices into `functions`, every function after the device functions it
+  /// calls (source order otherwise): the order in which to define them.
+  std::vector<size_t> definitionOrder;
+
+  const FunctionInfo *infoFor(const ast::FunctionDef *def) const {
+    for (const FunctionInfo &function : functions)
+      if (function.def == def)
+        return &function;
+    return nullptr;
+  }
 };
 
 /// Resolves names and checks types in `module`, annotating its nodes.

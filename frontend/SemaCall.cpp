@@ -1,9 +1,9 @@
 //===- SemaCall.cpp - Calls: builtins, casts, math, print ------------------===//
 //
 // A call is resolved by what its callee names: a cast (float32(x)), a
-// Python builtin (abs, min, max, len, round, print), a math function, or a
-// CUDA builtin (cuda.grid, cuda.gridsize). Each check types the call and,
-// where it can, folds it.
+// Python builtin (abs, min, max, len, round, print), a math function, a
+// CUDA builtin (cuda.grid, cuda.gridsize) or a device function of the
+// module. Each check types the call and, where it can, folds it.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -42,6 +42,7 @@ const Type *Sema::checkCall(CallExpr &expr) {
     }
     if (name->name == "print") {
       expr.function = Builtin::Print;
+      function_->hasSideEffects = true;
       return checkPrint(expr);
     }
     if (name->name == "len") {
@@ -56,6 +57,10 @@ const Type *Sema::checkCall(CallExpr &expr) {
       expr.function = name->name == "min" ? Builtin::Min : Builtin::Max;
       return checkMinMax(expr, name->name == "min");
     }
+  }
+  if (auto *name = dyn_cast<NameExpr>(expr.callee.get())) {
+    if (const Symbol *symbol = lookup(name->name); symbol && symbol->kind == SymbolKind::Function)
+      return checkDeviceCall(expr, *symbol);
   }
   const Type *calleeType = checkExpr(*expr.callee);
   if (calleeType->isError())
@@ -343,6 +348,96 @@ const Type *Sema::checkGrid(CallExpr &expr) {
   if (ndim.constant->intValue == 1)
     return setType(expr, types_.int64Type());
   return setType(expr, types_.tuple(std::vector<const Type *>(ndim.constant->intValue, types_.int64Type())));
+}
+
+//===----------------------------------------------------------------------===//
+// Device functions
+//===----------------------------------------------------------------------===//
+
+/// f(a, b): positional arguments that convert to f's parameter types as
+/// they would to variables of those types; arrays of exactly the
+/// parameter's type. The call has f's return type; a call of a function
+/// with side effects must be the whole of its statement (see
+/// statementValue_), so that it runs once and in Python's order.
+const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
+  const FunctionInfo *callee = info_.infoFor(symbol.function);
+  const std::string &name = symbol.name;
+  auto &calleeName = llvm::cast<NameExpr>(*expr.callee);
+  calleeName.symbol = &symbol;
+  calleeName.type = types_.voidType();
+  for (ExprPtr &arg : expr.args)
+    checkValue(*arg);
+  for (KeywordArgument &keyword : expr.keywords)
+    checkValue(*keyword.value);
+  if (callee->kind == FunctionKind::Kernel) {
+    error(expr.callee->range()) << "'" << name
+                                << "' is a kernel: kernels are launched from C++, not called; move the shared code "
+                                   "into a device function (@cuda.jit(device=True))";
+    return setType(expr, types_.errorType());
+  }
+  for (KeywordArgument &keyword : expr.keywords)
+    error(keyword.nameRange) << "keyword arguments to device functions are not supported; pass '" << keyword.name
+                             << "' by position";
+  if (!expr.keywords.empty())
+    return setType(expr, types_.errorType());
+  bool ok = true;
+  if (expr.args.size() != callee->params.size()) {
+    const size_t count = callee->params.size();
+    error(expr.range()) << "'" << name << "' takes " << count << " argument" << (count == 1 ? "" : "s") << " but "
+                        << expr.args.size() << (expr.args.size() == 1 ? " was" : " were") << " given";
+    note(symbol.definition) << "'" << name << "' is defined here";
+    return setType(expr, types_.errorType());
+  }
+  for (size_t i = 0; i < expr.args.size(); ++i)
+    ok &= checkArgument(*expr.args[i], callee->params[i]->type, *callee->params[i], name);
+  if (callee->hasSideEffects) {
+    function_->hasSideEffects = true;
+    if (&expr != statementValue_) {
+      error(expr.range()) << "'" << name
+                          << "' writes arrays or prints, so a call of it must be a statement of its own or the "
+                             "whole value of an assignment, return, 'if' or 'while'; assign its result to a "
+                             "local first";
+      ok = false;
+    }
+  }
+  if (std::find(function_->callees.begin(), function_->callees.end(), callee) == function_->callees.end())
+    function_->callees.push_back(callee);
+  expr.calleeDef = symbol.function;
+  // A function on a call cycle was reported; its return type may be unknown.
+  if (!ok || callee->recursive || !callee->returnType || callee->returnType->isError())
+    return setType(expr, types_.errorType());
+  return setType(expr, callee->returnType);
+}
+
+bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, const std::string &calleeName) {
+  const Type *argType = arg.type;
+  if (argType->isError() || paramType->isError())
+    return false;
+  if (paramType->isArray() || argType->isArray()) {
+    if (argType == paramType)
+      return true;
+    error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str()
+                       << ", not " << argType->str();
+    note(param.definition) << "'" << param.name << "' is declared here";
+    return false;
+  }
+  if (!argType->isScalar()) {
+    error(arg.range()) << "cannot pass " << describe(arg) << " for parameter '" << param.name << "' of '"
+                       << calleeName << "'";
+    return false;
+  }
+  if (isFloat(argType->scalarKind()) && !isFloat(paramType->scalarKind())) {
+    error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str()
+                       << ", not " << argType->str() << "; convert with " << paramType->str() << "(...)";
+    note(param.definition) << "'" << param.name << "' is declared here";
+    return false;
+  }
+  if (paramType->scalarKind() == ScalarKind::Bool && argType->scalarKind() != ScalarKind::Bool) {
+    error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is bool, not "
+                       << argType->str() << "; pass a comparison such as 'x != 0'";
+    return false;
+  }
+  return checkLiteralFits(arg, paramType->scalarKind());
 }
 
 } // namespace pyk::sema

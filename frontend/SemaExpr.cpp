@@ -125,7 +125,7 @@ const Type *Sema::checkName(NameExpr &expr) {
     error(expr.range()) << "the type '" << expr.name << "' is not a value; convert with " << expr.name << "(x)";
     return setType(expr, types_.errorType());
   case SymbolKind::Function:
-    notSupportedYet(expr.range(), "calling function '" + expr.name + "' (device functions)");
+    error(expr.range()) << "'" << expr.name << "' is a function, not a value; call it: '" << expr.name << "(...)'";
     return setType(expr, types_.errorType());
   }
   return setType(expr, types_.errorType());

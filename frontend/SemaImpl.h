@@ -36,11 +36,24 @@ private:
   void checkImportFrom(ast::ImportFromStmt &stmt);
   void declareConstant(ast::AssignStmt &stmt);
   void declareFunction(ast::FunctionDef &def);
+  /// Decorator, parameters and declared return type; false when the
+  /// decorator is unusable and the body is not to be checked.
+  bool checkSignature(FunctionInfo &function);
   void checkFunction(FunctionInfo &function);
   bool checkDecorators(ast::FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature);
   void checkDecoratorOptions(ast::CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature);
   void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
   void checkBodyToFixpoint(FunctionInfo &function);
+  void resetReturnInference();
+  /// Device functions: the return type from the return statements, and
+  /// that every path returns a value when there is one.
+  void finishReturnType(FunctionInfo &function);
+
+  // --- The call graph (SemaCallGraph.cpp) ------------------------------------
+  /// Fills info_.definitionOrder (callees first) and reports call cycles,
+  /// before any body is checked, so that a call can use its callee's
+  /// return type.
+  void orderFunctions();
 
   // --- Types in annotations and signatures (SemaTypeExpr.cpp) --------------
   /// The type an annotation denotes, or null after reporting an error.
@@ -60,6 +73,7 @@ private:
   bool checkRange(ast::ForStmt &stmt);
   void checkLoopBody(ast::StmtList &body);
   void checkReturn(ast::ReturnStmt &stmt);
+  void checkReturnValue(ast::ReturnStmt &stmt);
   void checkExprStmt(ast::ExprStmt &stmt);
   /// Checks `target = <value of valueType>`; returns the type the value is
   /// stored as (the local's or the element's), or null after an error.
@@ -91,6 +105,10 @@ private:
   const Type *checkRound(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
+  const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);
+  /// Checks that an argument of `valueType` may be passed for a parameter
+  /// of `paramType`; false after reporting an error.
+  bool checkArgument(ast::Expr &arg, const Type *paramType, const Symbol &param, const std::string &calleeName);
   /// Checks that `expr` has exactly one argument and it is a number;
   /// returns its type, or null after reporting an error.
   const Type *checkOneNumber(ast::CallExpr &expr, const char *name);
@@ -158,7 +176,23 @@ private:
   FlowState flow_;
   /// How many loops enclose the statement being checked.
   unsigned loopDepth_ = 0;
+  /// The expression the statement being checked evaluates as a whole (its
+  /// value, condition or return value): the one place a call with side
+  /// effects may stand, evaluated exactly once and in order.
+  const ast::Expr *statementValue_ = nullptr;
+  /// A device function without a declared return type: the type its return
+  /// statements unify to so far, and the first of them of each kind.
+  const Type *inferredReturnType_ = nullptr;
+  const ast::ReturnStmt *firstValueReturn_ = nullptr;
+  const ast::ReturnStmt *firstBareReturn_ = nullptr;
+  /// The function's return type is written (annotation or signature).
+  bool returnTypeDeclared_ = false;
 };
+
+/// "kernel" or "device function", for messages.
+inline const char *functionKindName(const FunctionInfo &function) {
+  return function.kind == FunctionKind::Kernel ? "kernel" : "device function";
+}
 
 // Small helpers shared by the Sema*.cpp files.
 

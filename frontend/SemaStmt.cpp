@@ -18,6 +18,7 @@ void Sema::checkBlock(StmtList &body) {
 }
 
 void Sema::checkStmt(Stmt &stmt) {
+  statementValue_ = nullptr;
   switch (stmt.kind()) {
   case NodeKind::AssignStmt:
     return checkAssign(llvm::cast<AssignStmt>(stmt));
@@ -83,6 +84,8 @@ void Sema::checkAssign(AssignStmt &stmt) {
     }
     return;
   }
+  if (stmt.targets.size() == 1 && !targets)
+    statementValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
     assignTo(*target, valueType, stmt.value->range());
@@ -103,6 +106,7 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
       error(target.range()) << "only array elements can be assigned through '[...]'";
       return;
     }
+    function_->hasSideEffects = true;
     if (!valueType->isScalar())
       error(valueRange) << "cannot store a value of type " << valueType->str() << " into an element of "
                         << subscript->object->type->str();
@@ -163,8 +167,27 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     flow_.maybeAssigned.insert(symbol);
   }
   if (symbol->kind == SymbolKind::Parameter) {
-    error(target.range()) << "cannot assign to parameter '" << target.name
-                          << "'; kernel parameters are read-only, copy it into a local first";
+    // A scalar parameter is a variable of its declared type, as in Python;
+    // its type does not widen, since the caller has fixed it.
+    if (valueType->isError() || symbol->type->isError())
+      return;
+    if (!symbol->type->isScalar()) {
+      error(target.range()) << "cannot assign to array parameter '" << target.name
+                            << "'; assign to its elements ('" << target.name << "[i] = ...')";
+      return;
+    }
+    if (!valueType->isScalar()) {
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to parameter '" << target.name
+                        << "', which is " << symbol->type->str();
+      return;
+    }
+    if (isFloat(valueType->scalarKind()) && !isFloat(symbol->type->scalarKind())) {
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to parameter '" << target.name
+                        << "', which is " << symbol->type->str() << "; convert with " << symbol->type->str()
+                        << "(...)";
+      return;
+    }
+    target.type = symbol->type;
     return;
   }
   if (valueType->isError()) {
@@ -223,6 +246,10 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
     return;
   }
   const Type *targetType = checkValue(*stmt.target);
+  // x += f(...) reads x, which f cannot change; a[i] += f(...) reads a[i]
+  // before the call, which C++ would not order.
+  if (isa<NameExpr>(*stmt.target))
+    statementValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   if (targetType->isError() || valueType->isError())
     return;
@@ -235,6 +262,7 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
 }
 
 void Sema::checkIf(IfStmt &stmt) {
+  statementValue_ = stmt.condition.get();
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "an 'if' condition");
   // Definite assignment: after the if, a local is assigned if both branches
@@ -269,6 +297,7 @@ void Sema::checkLoopBody(StmtList &body) {
 }
 
 void Sema::checkWhile(WhileStmt &stmt) {
+  statementValue_ = stmt.condition.get();
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "a 'while' condition");
   if (!stmt.elseBody.empty())
@@ -349,17 +378,88 @@ bool Sema::checkRange(ForStmt &stmt) {
 }
 
 void Sema::checkReturn(ReturnStmt &stmt) {
+  const bool hasValue = stmt.value && !isa<NoneLiteralExpr>(*stmt.value);
+  if (function_->kind == FunctionKind::Kernel) {
+    if (hasValue)
+      error(stmt.value->range()) << "a kernel cannot return a value; write results into an array parameter";
+  } else if (hasValue) {
+    checkReturnValue(stmt);
+  } else if (returnTypeDeclared_ && !function_->returnType->isVoid() && !function_->returnType->isError()) {
+    error(stmt.range()) << "'" << function_->def->name << "' returns " << function_->returnType->str()
+                        << "; give this return a value";
+  } else if (!returnTypeDeclared_) {
+    if (!firstBareReturn_)
+      firstBareReturn_ = &stmt;
+    if (firstValueReturn_) {
+      error(stmt.range()) << "'" << function_->def->name << "' returns a value elsewhere; return one here too";
+      note(firstValueReturn_->range()) << "a value is returned here";
+    }
+  }
   flow_.returned = true;
-  if (stmt.value && !isa<NoneLiteralExpr>(*stmt.value))
-    error(stmt.value->range()) << "a kernel cannot return a value; write results into an array parameter";
+}
+
+/// `return value` in a device function: the value converts to the declared
+/// return type as it would to a variable of that type; without one, the
+/// return type is the unification of every returned value's type.
+void Sema::checkReturnValue(ReturnStmt &stmt) {
+  statementValue_ = stmt.value.get();
+  const Type *type = checkValue(*stmt.value);
+  if (type->isError())
+    return;
+  const std::string &name = function_->def->name;
+  if (!type->isScalar()) {
+    if (type->isTuple())
+      notSupportedYet(stmt.value->range(), "returning a tuple from a device function");
+    else
+      error(stmt.value->range()) << "a device function returns a scalar, not " << type->str()
+                                 << "; write arrays through a parameter instead";
+    return;
+  }
+  if (returnTypeDeclared_) {
+    const Type *declared = function_->returnType;
+    if (declared->isError())
+      return;
+    if (declared->isVoid()) {
+      error(stmt.value->range()) << "'" << name << "' is declared to return nothing; remove this value";
+      return;
+    }
+    if (isFloat(type->scalarKind()) && !isFloat(declared->scalarKind())) {
+      error(stmt.value->range()) << "'" << name << "' returns " << declared->str() << ", not " << type->str()
+                                 << "; convert with " << declared->str() << "(...)";
+      return;
+    }
+    checkLiteralFits(*stmt.value, declared->scalarKind());
+    return;
+  }
+  if (!firstValueReturn_)
+    firstValueReturn_ = &stmt;
+  if (firstBareReturn_) {
+    error(stmt.value->range()) << "'" << name << "' returns without a value elsewhere; return a value there too";
+    note(firstBareReturn_->range()) << "no value is returned here";
+    return;
+  }
+  // Unlike a local's, the order of the returns does not matter: the type
+  // is the NumPy promotion of all of them (int64 and float64: float64).
+  inferredReturnType_ =
+      inferredReturnType_ ? types_.scalar(promoteTyped(inferredReturnType_->scalarKind(), type->scalarKind())) : type;
 }
 
 void Sema::checkExprStmt(ExprStmt &stmt) {
   if (isa<StringLiteralExpr>(*stmt.expr))
     return; // A string statement documents, like a comment.
+  statementValue_ = stmt.expr.get();
   // A call may have no value (print); anything else must have one.
   const Type *type = isa<CallExpr>(*stmt.expr) ? checkExpr(*stmt.expr) : checkValue(*stmt.expr);
-  if (auto *call = dyn_cast<CallExpr>(stmt.expr.get()); call && type->isVoid() && call->function != Builtin::Print)
+  auto *call = dyn_cast<CallExpr>(stmt.expr.get());
+  if (call && call->calleeDef) {
+    // A device function may be called for its effects alone.
+    const FunctionInfo *callee = info_.infoFor(call->calleeDef);
+    if (callee && !callee->hasSideEffects && !type->isError())
+      warning(stmt.range()) << "this call does nothing: '" << call->calleeDef->name
+                            << "' writes no array and prints nothing" << (type->isVoid() ? "" : ", and its value is unused");
+    return;
+  }
+  if (call && type->isVoid() && call->function != Builtin::Print)
     error(stmt.range()) << "this expression has no value and does nothing";
   else if (!type->isError() && !type->isVoid())
     warning(stmt.range()) << "this expression's value is unused";

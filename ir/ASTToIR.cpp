@@ -1,8 +1,9 @@
 //===- ASTToIR.cpp - Lower a checked AST to the IR ------------------------===//
 //
-// Algorithm, per kernel:
-//  1. Create a Variable for each parameter.
-//  2. Find, in evaluation order, each local's first use. A local whose first
+// Algorithm:
+//  1. Take the kernels and the device functions they call, callees first,
+//     and create each Function with a Variable for each parameter.
+//  2. Per function, find, in evaluation order, each local's first use. A local whose first
 //     use is an assignment directly in the function body is declared there
 //     (`decl x = v`); any other is declared, zero-initialised, at the top of
 //     the function, so that it is in scope wherever Python lets it be used.
@@ -13,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 #include "ASTToIR.h"
 
+#include "ASTWalk.h"
 #include "IRWalk.h"
 #include "SymbolNames.h"
 
@@ -80,7 +82,7 @@ private:
       }
       return;
     }
-    forEachChild(e, [&](const ast::Expr &child) { use(child); });
+    ast::forEachChild(e, [&](const ast::Expr &child) { use(child); });
   }
 
   void assign(const ast::Expr &target, bool topLevel) {
@@ -117,6 +119,9 @@ private:
         stmt(*inner, false);
     } else if (auto *e = dyn_cast<ast::ExprStmt>(&s)) {
       use(*e->expr);
+    } else if (auto *r = dyn_cast<ast::ReturnStmt>(&s)) {
+      if (r->value)
+        use(*r->value);
     } else if (auto *w = dyn_cast<ast::WhileStmt>(&s)) {
       use(*w->condition);
       for (const ast::StmtPtr &inner : w->body)
@@ -132,59 +137,26 @@ private:
     }
   }
 
-  template <typename F> static void forEachChild(const ast::Expr &e, F f) {
-    switch (e.kind()) {
-    case ast::NodeKind::AttributeExpr:
-      return f(*cast<ast::AttributeExpr>(e).object);
-    case ast::NodeKind::SubscriptExpr:
-      f(*cast<ast::SubscriptExpr>(e).object);
-      for (const ast::ExprPtr &index : cast<ast::SubscriptExpr>(e).indices)
-        f(*index);
-      return;
-    case ast::NodeKind::CallExpr:
-      for (const ast::ExprPtr &arg : cast<ast::CallExpr>(e).args)
-        f(*arg);
-      return;
-    case ast::NodeKind::UnaryExpr:
-      return f(*cast<ast::UnaryExpr>(e).operand);
-    case ast::NodeKind::BinaryExpr:
-      f(*cast<ast::BinaryExpr>(e).lhs);
-      return f(*cast<ast::BinaryExpr>(e).rhs);
-    case ast::NodeKind::BoolOpExpr:
-      for (const ast::ExprPtr &operand : cast<ast::BoolOpExpr>(e).operands)
-        f(*operand);
-      return;
-    case ast::NodeKind::CompareExpr:
-      f(*cast<ast::CompareExpr>(e).first);
-      for (const ast::ExprPtr &operand : cast<ast::CompareExpr>(e).comparators)
-        f(*operand);
-      return;
-    case ast::NodeKind::TupleExpr:
-      for (const ast::ExprPtr &element : cast<ast::TupleExpr>(e).elements)
-        f(*element);
-      return;
-    case ast::NodeKind::ConditionalExpr:
-      f(*cast<ast::ConditionalExpr>(e).condition);
-      f(*cast<ast::ConditionalExpr>(e).thenValue);
-      return f(*cast<ast::ConditionalExpr>(e).elseValue);
-    default:
-      return; // Leaves: names, literals.
-    }
-  }
-
   std::set<const Symbol *> seen_;
   std::map<const Symbol *, int> references_;
   std::map<const Symbol *, int> referencesInOwnLoops_;
   std::vector<const Symbol *> enclosingLoopVariables_;
 };
 
+using FunctionMap = std::map<const ast::FunctionDef *, const Function *>;
+
 class Lowering {
 public:
-  Lowering(const FunctionInfo &info, Function &function) : info_(info), function_(function) {}
+  /// `functions`: the Function of each definition lowered before this one.
+  Lowering(const FunctionInfo &info, Function &function, const FunctionMap &functions)
+      : info_(info), function_(function), functions_(functions) {}
 
   void run() {
-    for (const Symbol *param : info_.params)
-      vars_[param] = function_.addParam(param->name, toIRType(param->type), param->definition);
+    for (size_t i = 0; i < info_.params.size(); ++i) {
+      vars_[info_.params[i]] = function_.params[i];
+      if (assignsTo(info_.def->body, info_.params[i]))
+        assignedParams_.insert(function_.params[i]);
+    }
     FirstUseFinder finder;
     finder.body(info_.def->body);
     StmtList hoisted;
@@ -234,9 +206,14 @@ private:
       out.push_back(std::make_unique<If>(s.range(), expr(*i.condition), std::move(thenBody), std::move(elseBody)));
       return;
     }
-    case ast::NodeKind::ReturnStmt:
-      out.push_back(std::make_unique<Return>(s.range()));
+    case ast::NodeKind::ReturnStmt: {
+      auto &r = cast<ast::ReturnStmt>(s);
+      ExprPtr value;
+      if (!function_.returnType.isVoid())
+        value = castTo(expr(*r.value), function_.returnType);
+      out.push_back(std::make_unique<Return>(s.range(), std::move(value)));
       return;
+    }
     case ast::NodeKind::WhileStmt: {
       auto &w = cast<ast::WhileStmt>(s);
       StmtList body;
@@ -252,11 +229,14 @@ private:
     case ast::NodeKind::ContinueStmt:
       out.push_back(std::make_unique<Continue>(s.range()));
       return;
-    case ast::NodeKind::ExprStmt:
-      if (auto *call = dyn_cast<ast::CallExpr>(cast<ast::ExprStmt>(s).expr.get());
-          call && call->function == Builtin::Print)
+    case ast::NodeKind::ExprStmt: {
+      auto *call = dyn_cast<ast::CallExpr>(cast<ast::ExprStmt>(s).expr.get());
+      if (call && call->function == Builtin::Print)
         return print(*call, out);
-      return; // No effect: Sema warned about values left unused.
+      if (call && call->calleeDef)
+        out.push_back(std::make_unique<Evaluate>(s.range(), deviceCall(*call)));
+      return; // Anything else has no effect: Sema warned about values left unused.
+    }
     case ast::NodeKind::PassStmt:
       return;
     default:
@@ -391,7 +371,8 @@ private:
   /// (constants, parameters, extents), else a hidden local holding it.
   ExprPtr evaluatedOnce(ExprPtr value, const std::string &name, StmtList &out) {
     const bool stable = isa<Constant, ArrayDim>(*value) ||
-                        (isa<VarRef>(*value) && cast<VarRef>(*value).var->kind == Variable::Kind::Param);
+                        (isa<VarRef>(*value) && cast<VarRef>(*value).var->kind == Variable::Kind::Param &&
+                         !assignedParams_.count(cast<VarRef>(*value).var));
     if (stable)
       return value;
     SourceRange loc = value->loc();
@@ -438,7 +419,7 @@ private:
     if (auto *name = dyn_cast<ast::NameExpr>(&target)) {
       Variable *var = vars_.at(name->symbol);
       value = castTo(std::move(value), var->type);
-      if (declared_.insert(var).second)
+      if (var->kind == Variable::Kind::Local && declared_.insert(var).second)
         out.push_back(std::make_unique<Declare>(loc, var, std::move(value)));
       else
         out.push_back(std::make_unique<Assign>(loc, var, std::move(value)));
@@ -540,7 +521,24 @@ private:
     return std::make_unique<ArrayLoad>(e.range(), arrayOf(*e.object), indices(e));
   }
 
+  /// f(args): scalars converted to the parameters' types, arrays passed as
+  /// themselves.
+  ExprPtr deviceCall(const ast::CallExpr &e) {
+    const Function &callee = *functions_.at(e.calleeDef);
+    std::vector<ExprPtr> args;
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const Type paramType = callee.params[i]->type;
+      if (paramType.isArray())
+        args.push_back(std::make_unique<VarRef>(e.args[i]->range(), arrayOf(*e.args[i])));
+      else
+        args.push_back(castTo(expr(*e.args[i]), paramType));
+    }
+    return std::make_unique<Call>(e.range(), &callee, callee.returnType, std::move(args));
+  }
+
   ExprPtr call(const ast::CallExpr &e) {
+    if (e.calleeDef)
+      return deviceCall(e);
     const Type type = toIRType(e.type);
     switch (e.function) {
     case Builtin::Cast:
@@ -735,18 +733,44 @@ private:
 
   const FunctionInfo &info_;
   Function &function_;
+  const FunctionMap &functions_;
   std::map<const Symbol *, Variable *> vars_;
   std::set<const Variable *> declared_;
+  /// Parameters the body assigns: their value may change.
+  std::set<const Variable *> assignedParams_;
   std::set<const Symbol *> loopScoped_;
   std::map<std::string, int> hiddenNames_;
 };
+
+/// The kernels and every device function a kernel calls, directly or not:
+/// a device function no kernel calls is checked but not compiled.
+std::set<const FunctionInfo *> reachableFromKernels(const ModuleInfo &info) {
+  std::set<const FunctionInfo *> reached;
+  std::vector<const FunctionInfo *> work;
+  for (const FunctionInfo &function : info.functions)
+    if (function.kind == FunctionKind::Kernel)
+      work.push_back(&function);
+  while (!work.empty()) {
+    const FunctionInfo *function = work.back();
+    work.pop_back();
+    if (!reached.insert(function).second)
+      continue;
+    work.insert(work.end(), function->callees.begin(), function->callees.end());
+  }
+  return reached;
+}
 
 } // namespace
 
 std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file) {
   auto result = std::make_unique<Module>();
   result->sourceName = file.name();
-  for (const FunctionInfo &functionInfo : info.functions) {
+  const std::set<const FunctionInfo *> reached = reachableFromKernels(info);
+  FunctionMap functions;
+  for (size_t index : info.definitionOrder) {
+    const FunctionInfo &functionInfo = info.functions[index];
+    if (!reached.count(&functionInfo))
+      continue;
     const ast::FunctionDef &def = *functionInfo.def;
     auto function = std::make_unique<Function>(
         functionInfo.kind == FunctionKind::Kernel ? Function::Kind::Kernel : Function::Kind::Device, def.name,
@@ -754,8 +778,12 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->symbol = kernelSymbol(def.name);
     function->docstring = def.docstring.value_or("");
     function->lineInfo = functionInfo.options.lineinfo;
+    function->inlineAlways = functionInfo.options.inlineAlways;
     function->returnType = toIRType(functionInfo.returnType);
-    Lowering(functionInfo, *function).run();
+    for (const Symbol *param : functionInfo.params)
+      function->addParam(param->name, toIRType(param->type), param->definition);
+    Lowering(functionInfo, *function, functions).run();
+    functions[&def] = function.get();
     result->functions.push_back(std::move(function));
   }
   return result;

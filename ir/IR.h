@@ -86,7 +86,7 @@ private:
 
 class Expr : public Node {
 public:
-  static bool classof(const Node *node) { return node->kind() <= NodeKind::MathCall; }
+  static bool classof(const Node *node) { return node->kind() <= NodeKind::Call; }
   const Type &type() const { return type_; }
 
 protected:
@@ -257,6 +257,21 @@ public:
   std::vector<ExprPtr> args;
 };
 
+class Function;
+
+/// callee(args): each argument has its parameter's type exactly (an array
+/// argument is a VarRef of an array variable); the call has the callee's
+/// return type. Unlike every other expression, a call may have effects,
+/// so lowering never duplicates one.
+class Call : public Expr {
+public:
+  Call(SourceRange loc, const Function *callee, Type returnType, std::vector<ExprPtr> args)
+      : Expr(NodeKind::Call, loc, returnType), callee(callee), args(std::move(args)) {}
+  PYK_IR_CLASSOF(Call)
+  const Function *callee;
+  std::vector<ExprPtr> args;
+};
+
 class Declare : public Stmt {
 public:
   Declare(SourceRange loc, const Variable *var, ExprPtr init)
@@ -358,15 +373,25 @@ public:
   std::string format() const;
 };
 
+/// A call whose value, if any, is unused.
+class Evaluate : public Stmt {
+public:
+  Evaluate(SourceRange loc, ExprPtr call) : Stmt(NodeKind::Evaluate, loc), call(std::move(call)) {}
+  PYK_IR_CLASSOF(Evaluate)
+  ExprPtr call;
+};
+
 class Return : public Stmt {
 public:
-  explicit Return(SourceRange loc) : Stmt(NodeKind::Return, loc) {}
+  /// `value` is null in a function that returns nothing.
+  Return(SourceRange loc, ExprPtr value) : Stmt(NodeKind::Return, loc), value(std::move(value)) {}
   PYK_IR_CLASSOF(Return)
+  ExprPtr value;
 };
 
 #undef PYK_IR_CLASSOF
 
-/// A kernel (or, later, a device function).
+/// A kernel, or a device function that kernels call.
 class Function {
 public:
   enum class Kind { Kernel, Device };
@@ -399,12 +424,15 @@ public:
 
   Kind kind;
   std::string name;
-  /// The name the kernel is exported under (SymbolNames.h: kernelSymbol).
+  /// The kernel's exported name, or the device function's name in the
+  /// generated code (SymbolNames.h: kernelSymbol).
   std::string symbol;
   SourceRange loc;
   std::string docstring;
   /// `@cuda.jit(lineinfo=True)`: the PTX carries .pyk line information.
   bool lineInfo = false;
+  /// Device functions: `@cuda.jit(device=True, inline=True)`.
+  bool inlineAlways = false;
   std::vector<Variable *> params;
   Type returnType;
   StmtList body;
@@ -413,12 +441,22 @@ private:
   std::vector<std::unique_ptr<Variable>> vars_;
 };
 
-/// The IR of one .pyk file.
+/// The IR of one .pyk file: its kernels and the device functions they
+/// call, each function after the functions it calls.
 struct Module {
   /// The .pyk file's name as given on the command line, for `#line` and
   /// `.file` directives.
   std::string sourceName;
   std::vector<std::unique_ptr<Function>> functions;
+
+  /// The kernels alone, in module order.
+  std::vector<const Function *> kernels() const {
+    std::vector<const Function *> result;
+    for (const auto &function : functions)
+      if (function->kind == Function::Kind::Kernel)
+        result.push_back(function.get());
+    return result;
+  }
 };
 
 } // namespace pyk::ir

@@ -16,7 +16,8 @@ public:
   explicit Printer(llvm::raw_ostream &os) : os_(os) {}
 
   void function(const Function &f) {
-    os_ << (f.kind == Function::Kind::Kernel ? "kernel " : "device ") << f.name << "(";
+    os_ << (f.kind == Function::Kind::Kernel ? "kernel " : f.inlineAlways ? "device inline " : "device ") << f.name
+        << "(";
     for (size_t i = 0; i < f.params.size(); ++i) {
       const Variable &p = *f.params[i];
       os_ << (i ? ", " : "") << "%" << p.name << ": " << p.type.str();
@@ -93,6 +94,16 @@ public:
       for (size_t i = 0; i < m.args.size(); ++i) {
         os_ << (i ? ", " : "");
         expr(*m.args[i]);
+      }
+      os_ << ")";
+      return;
+    }
+    case NodeKind::Call: {
+      auto &c = cast<Call>(e);
+      os_ << "call @" << c.callee->name << ":" << e.type().str() << "(";
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        os_ << (i ? ", " : "");
+        expr(*c.args[i]);
       }
       os_ << ")";
       return;
@@ -234,8 +245,15 @@ private:
     case NodeKind::Continue:
       os_ << "continue";
       break;
+    case NodeKind::Evaluate:
+      expr(*cast<Evaluate>(s).call);
+      break;
     case NodeKind::Return:
       os_ << "return";
+      if (const ExprPtr &value = cast<Return>(s).value) {
+        os_ << " ";
+        expr(*value);
+      }
       break;
 #define PYK_IR_EXPR(Name) case NodeKind::Name:
 #include "IRNodes.def"

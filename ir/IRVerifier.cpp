@@ -16,7 +16,10 @@ using llvm::cast;
 
 class Verifier {
 public:
-  explicit Verifier(const Function &f) : function_(f) {}
+  /// `definedBefore`: the functions earlier in the module, the only ones
+  /// `f` may call.
+  Verifier(const Function &f, const std::set<const Function *> &definedBefore)
+      : function_(f), definedBefore_(definedBefore) {}
 
   void run() {
     scopes_.emplace_back(function_.params.begin(), function_.params.end());
@@ -159,10 +162,37 @@ private:
       }
       return;
     }
+    case NodeKind::Call:
+      return call(cast<Call>(e));
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       fail(e, "statement used as an expression");
       return;
+    }
+  }
+
+  void call(const Call &c) {
+    const Function &callee = *c.callee;
+    if (callee.kind != Function::Kind::Device || !definedBefore_.count(&callee))
+      fail(c, "calls '" + callee.name + "', which is not a device function defined before '" + function_.name + "'");
+    if (c.type() != callee.returnType)
+      fail(c, "has type " + c.type().str() + " but '" + callee.name + "' returns " + callee.returnType.str());
+    if (c.args.size() != callee.params.size()) {
+      fail(c, "passes " + std::to_string(c.args.size()) + " arguments to '" + callee.name + "', which takes " +
+                  std::to_string(callee.params.size()));
+      return;
+    }
+    for (size_t i = 0; i < c.args.size(); ++i) {
+      const Expr &arg = *c.args[i];
+      // An array is passed as the variable itself.
+      auto *ref = llvm::dyn_cast<VarRef>(&arg);
+      if (ref && ref->var->type.isArray()) {
+        if (!inScope(ref->var))
+          fail(c, "'" + ref->var->name + "' used outside the scope of its declaration");
+      } else {
+        expr(arg);
+      }
+      requireType(c, arg, callee.params[i]->type, "argument");
     }
   }
 
@@ -248,10 +278,25 @@ private:
       if (loopDepth_ == 0)
         fail(s, "outside a loop");
       return;
-    case NodeKind::Return:
-      if (!function_.returnType.isVoid())
-        fail(s, "return without a value in a function returning " + function_.returnType.str());
+    case NodeKind::Evaluate: {
+      const Expr &evaluated = *cast<Evaluate>(s).call;
+      if (!llvm::isa<Call>(evaluated))
+        fail(s, "evaluates an expression that is not a call");
+      expr(evaluated);
       return;
+    }
+    case NodeKind::Return: {
+      const ExprPtr &value = cast<Return>(s).value;
+      if (function_.kind == Function::Kind::Kernel && value)
+        fail(s, "a kernel returns a value");
+      if (!value && !function_.returnType.isVoid())
+        fail(s, "return without a value in a function returning " + function_.returnType.str());
+      if (value) {
+        expr(*value);
+        requireType(s, *value, function_.returnType, "returned value");
+      }
+      return;
+    }
 #define PYK_IR_EXPR(Name) case NodeKind::Name:
 #include "IRNodes.def"
       fail(s, "expression used as a statement");
@@ -260,6 +305,7 @@ private:
   }
 
   const Function &function_;
+  const std::set<const Function *> &definedBefore_;
   std::vector<std::set<const Variable *>> scopes_;
   unsigned loopDepth_ = 0;
 };
@@ -268,9 +314,11 @@ private:
 
 llvm::Error verifyModule(const Module &module) {
   std::string report;
+  std::set<const Function *> definedBefore;
   for (const auto &function : module.functions) {
-    Verifier verifier(*function);
+    Verifier verifier(*function, definedBefore);
     verifier.run();
+    definedBefore.insert(function.get());
     for (const std::string &problem : verifier.problems)
       report += (report.empty() ? "" : "\n") + problem;
   }

@@ -47,6 +47,10 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &arg : llvm::cast<MathCall>(e).args)
       f(*arg);
     return;
+  case NodeKind::Call:
+    for (const ExprPtr &arg : llvm::cast<Call>(e).args)
+      f(*arg);
+    return;
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     return;
@@ -100,9 +104,14 @@ template <typename F> void forEachExpr(const Stmt &s, F &&f) {
       if (part.value)
         f(*part.value);
     return;
+  case NodeKind::Evaluate:
+    return f(*llvm::cast<Evaluate>(s).call);
+  case NodeKind::Return:
+    if (const ExprPtr &value = llvm::cast<Return>(s).value)
+      f(*value);
+    return;
   case NodeKind::Break:
   case NodeKind::Continue:
-  case NodeKind::Return:
     return;
 #define PYK_IR_EXPR(Name) case NodeKind::Name:
 #include "IRNodes.def"

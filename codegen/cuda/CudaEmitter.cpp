@@ -16,7 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
-#include <cstring>
+#include <cstdlib>
 #include <functional>
 #include <set>
 
@@ -59,8 +59,15 @@ public:
     if (!function_.docstring.empty())
       docComment(function_.docstring);
     line(function_.loc);
-    os_ << "extern \"C\" __global__ void " << function_.symbol << "(";
-    std::string indent(std::strlen("extern \"C\" __global__ void ") + function_.symbol.size() + 1, ' ');
+    // Kernels are found by name in the PTX; device functions are private
+    // to the file.
+    std::string head = "extern \"C\" __global__ void ";
+    if (function_.kind == Function::Kind::Device) {
+      head = std::string("static __device__ ") + (function_.inlineAlways ? "__forceinline__ " : "") +
+             (function_.returnType.isVoid() ? "void" : cudaScalarType(function_.returnType.scalar)) + " ";
+    }
+    os_ << head << function_.symbol << "(";
+    std::string indent(head.size() + function_.symbol.size() + 1, ' ');
     for (size_t i = 0; i < function_.params.size(); ++i) {
       if (i)
         os_ << ",\n" << indent;
@@ -92,7 +99,10 @@ private:
   void parameter(const Variable &param) {
     if (param.type.isArray()) {
       const std::string element = cudaScalarType(param.type.scalar);
-      os_ << (param.readOnly ? "const " + element + "* __restrict__ " : element + "* ") << names_.nameOf(&param);
+      // A kernel's arrays do not overlap (LANGUAGE.md); a device function
+      // may be passed the same array twice, so it gets no __restrict__.
+      const char *restrict = function_.kind == Function::Kind::Kernel ? "* __restrict__ " : "* ";
+      os_ << (param.readOnly ? "const " + element + restrict : element + "* ") << names_.nameOf(&param);
       for (unsigned axis = 0; axis < param.type.rank; ++axis)
         os_ << ", int64_t " << names_.extentOf(&param, axis);
       return;
@@ -186,8 +196,14 @@ private:
     case NodeKind::Continue:
       os_ << "continue;\n";
       return;
+    case NodeKind::Evaluate:
+      os_ << expr(*cast<Evaluate>(s).call).text << ";\n";
+      return;
     case NodeKind::Return:
-      os_ << "return;\n";
+      if (const ExprPtr &value = cast<Return>(s).value)
+        os_ << "return " << expr(*value).text << ";\n";
+      else
+        os_ << "return;\n";
       return;
 #define PYK_IR_EXPR(Name) case NodeKind::Name:
 #include "IRNodes.def"
@@ -336,6 +352,23 @@ private:
       std::string text = m.name + (e.type().scalar == ScalarKind::Float32 ? "f(" : "(");
       for (size_t i = 0; i < m.args.size(); ++i)
         text += (i ? ", " : "") + expr(*m.args[i]).text;
+      return {text + ")", Postfix};
+    }
+    case NodeKind::Call: {
+      // An array argument is its pointer and its extents.
+      auto &c = cast<Call>(e);
+      std::string text = c.callee->symbol + "(";
+      for (size_t i = 0; i < c.args.size(); ++i) {
+        text += i ? ", " : "";
+        auto *ref = llvm::dyn_cast<VarRef>(c.args[i].get());
+        if (!ref || !ref->var->type.isArray()) {
+          text += expr(*c.args[i]).text;
+          continue;
+        }
+        text += names_.nameOf(ref->var);
+        for (unsigned axis = 0; axis < ref->var->type.rank; ++axis)
+          text += ", " + names_.extentOf(ref->var, axis);
+      }
       return {text + ")", Postfix};
     }
 #define PYK_IR_STMT(Name) case NodeKind::Name:

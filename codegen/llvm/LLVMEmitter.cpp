@@ -1,9 +1,13 @@
 //===- LLVMEmitter.cpp - IR to LLVM IR for the NVPTX target ----------------===//
 //
-// Algorithm, per kernel:
-//  1. Declare the function: for each array parameter a global pointer and
-//     its extents, for each scalar its value; PTX kernel calling convention.
-//  2. In the entry block, give every local an alloca (SROA/mem2reg promote
+// Algorithm:
+//  1. Declare every function, so that calls find their callees: for each
+//     array parameter a global pointer and its extents, for each scalar its
+//     value. Kernels use the PTX kernel calling convention (on the CPU
+//     device, the runtime's entry signature); device functions are
+//     internal, and on the CPU device also take the block's context and the
+//     thread's index, which kernels pass down.
+//  2. Per function, in the entry block, give every local an alloca (SROA/mem2reg promote
 //     them to registers at -O1 and above).
 //  3. Emit statements in order. `if` becomes then/else/merge blocks;
 //     `return` ends its block and code after it goes to a fresh block that
@@ -15,6 +19,8 @@
 #include "LLVMEmitter.h"
 
 #include "LLVMArithmetic.h"
+
+#include "IRWalk.h"
 
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
@@ -71,18 +77,27 @@ struct ArrayValue {
   std::vector<llvm::Value *> extents;
 };
 
+/// The LLVM function of each IR function of the module.
+using FunctionMap = std::map<const Function *, llvm::Function *>;
+
 class FunctionEmitter {
 public:
   FunctionEmitter(const Function &function, llvm::Module &module, LLVMTarget target, llvm::DIBuilder *debug,
-                  llvm::DIFile *file)
+                  llvm::DIFile *file, const FunctionMap &functions)
       : function_(function), module_(module), context_(module.getContext()), builder_(context_), target_(target),
-        debug_(debug), file_(file) {}
+        debug_(debug), file_(file), functions_(functions) {}
 
-  void emit() {
-    if (target_ == LLVMTarget::NVPTX)
+  llvm::Function *declare() {
+    if (function_.kind == Function::Kind::Device)
+      declareDeviceFunction();
+    else if (target_ == LLVMTarget::NVPTX)
       declareKernel();
     else
       declareCpuEntry();
+    return llvmFunction_;
+  }
+
+  void emitBody() {
     attachDebugInfo();
     llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", llvmFunction_);
     builder_.SetInsertPoint(entry);
@@ -91,7 +106,24 @@ public:
         continue;
       locals_[var] = builder_.CreateAlloca(memoryType(var->type.scalar, context_), nullptr, var->name);
     }
+    // A parameter the body assigns lives in memory, like a local.
+    forEachStmt(function_.body, [&](const Stmt &s) {
+      auto *assign = llvm::dyn_cast<Assign>(&s);
+      if (assign && assign->var->kind == Variable::Kind::Param && !locals_.count(assign->var))
+        locals_[assign->var] = builder_.CreateAlloca(memoryType(assign->var->type.scalar, context_), nullptr,
+                                                     assign->var->name + ".var");
+    });
+    if (function_.kind == Function::Kind::Device) {
+      if (target_ == LLVMTarget::Host)
+        takeThreadContext();
+      initAssignedParams();
+      block(function_.body);
+      if (!builder_.GetInsertBlock()->getTerminator())
+        returnFromFunction(nullptr);
+      return;
+    }
     if (target_ == LLVMTarget::NVPTX) {
+      initAssignedParams();
       block(function_.body);
       if (!builder_.GetInsertBlock()->getTerminator())
         builder_.CreateRetVoid();
@@ -143,6 +175,88 @@ private:
     }
   }
 
+  /// An internal function: arrays as pointers (not noalias: a device
+  /// function may be passed the same array twice) and their extents; on
+  /// the CPU device then the block's context and the thread's index.
+  void declareDeviceFunction() {
+    const unsigned space = target_ == LLVMTarget::NVPTX ? unsigned(AddressSpace::Global) : 0u;
+    std::vector<llvm::Type *> paramTypes;
+    for (const Variable *param : function_.params) {
+      if (param->type.isArray()) {
+        paramTypes.push_back(llvm::PointerType::get(context_, space));
+        paramTypes.insert(paramTypes.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
+      } else {
+        paramTypes.push_back(registerType(param->type.scalar, context_));
+      }
+    }
+    if (target_ == LLVMTarget::Host) {
+      paramTypes.push_back(llvm::PointerType::get(context_, 0));
+      paramTypes.insert(paramTypes.end(), 3, llvm::Type::getInt32Ty(context_));
+    }
+    llvm::Type *returnType = function_.returnType.isVoid() ? llvm::Type::getVoidTy(context_)
+                                                           : registerType(function_.returnType.scalar, context_);
+    auto *type = llvm::FunctionType::get(returnType, paramTypes, false);
+    llvmFunction_ = llvm::Function::Create(type, llvm::Function::InternalLinkage, function_.symbol, module_);
+    llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+    if (function_.inlineAlways)
+      llvmFunction_->addFnAttr(llvm::Attribute::AlwaysInline);
+    unsigned index = 0;
+    for (const Variable *param : function_.params) {
+      llvm::Argument *arg = llvmFunction_->getArg(index++);
+      arg->setName(param->name);
+      if (!param->type.isArray()) {
+        scalars_[param] = arg;
+        continue;
+      }
+      if (param->readOnly)
+        arg->addAttr(llvm::Attribute::ReadOnly);
+      arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(byteWidth(param->type.scalar))));
+      ArrayValue array;
+      array.data = arg;
+      for (unsigned axis = 0; axis < param->type.rank; ++axis) {
+        llvm::Argument *extent = llvmFunction_->getArg(index++);
+        extent->setName(param->name + ".shape" + std::to_string(axis));
+        array.extents.push_back(extent);
+      }
+      arrays_[param] = array;
+    }
+    if (target_ == LLVMTarget::Host) {
+      llvmFunction_->getArg(index)->setName("block");
+      for (unsigned axis = 0; axis < 3; ++axis)
+        llvmFunction_->getArg(index + 1 + axis)->setName(std::string("thread.") + "xyz"[axis]);
+    }
+  }
+
+  /// Stores the values of the parameters the body assigns into their
+  /// memory.
+  void initAssignedParams() {
+    for (const Variable *param : function_.params)
+      if (auto it = locals_.find(param); it != locals_.end())
+        builder_.CreateStore(toMemory(scalars_.at(param), param->type.scalar), it->second);
+  }
+
+  /// CPU device, device function: the block's values and the thread's
+  /// index come from the caller.
+  void takeThreadContext() {
+    const unsigned first = llvmFunction_->arg_size() - 4;
+    loadBlockValues(llvmFunction_->getArg(first));
+    for (unsigned axis = 0; axis < 3; ++axis) {
+      threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, std::string("thread.") + "xyz"[axis]);
+      builder_.CreateStore(llvmFunction_->getArg(first + 1 + axis), threadIndex_[axis]);
+    }
+  }
+
+  /// struct CpuBlockContext { u32 blockIdx[3], blockDim[3], gridDim[3]; void *sharedMemory; }
+  void loadBlockValues(llvm::Value *context) {
+    blockContext_ = context;
+    static const char *fields[] = {"blockIdx", "blockDim", "gridDim"};
+    for (unsigned field = 0; field < 3; ++field)
+      for (unsigned axis = 0; axis < 3; ++axis)
+        blockValues_[field][axis] = builder_.CreateLoad(
+            builder_.getInt32Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), context, field * 3 + axis),
+            std::string(fields[field]) + "." + "xyz"[axis]);
+  }
+
   /// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
   void declareCpuEntry() {
     auto *ptr = llvm::PointerType::get(context_, 0);
@@ -181,14 +295,7 @@ private:
         array.extents.push_back(nextValue(builder_.getInt64Ty(), param->name + ".shape" + std::to_string(axis)));
       arrays_[param] = array;
     }
-    // struct CpuBlockContext { u32 blockIdx[3], blockDim[3], gridDim[3]; void *sharedMemory; }
-    llvm::Value *context = llvmFunction_->getArg(1);
-    static const char *fields[] = {"blockIdx", "blockDim", "gridDim"};
-    for (unsigned field = 0; field < 3; ++field)
-      for (unsigned axis = 0; axis < 3; ++axis)
-        blockValues_[field][axis] = builder_.CreateLoad(
-            builder_.getInt32Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), context, field * 3 + axis),
-            std::string(fields[field]) + "." + "xyz"[axis]);
+    loadBlockValues(llvmFunction_->getArg(1));
   }
 
   /// for z, for y, for x over the block's threads: the kernel body. A
@@ -217,6 +324,7 @@ private:
       after = latches[axis];
     }
     threadDone_ = latches[0];
+    initAssignedParams(); // each thread starts from the launch's values
     block(function_.body);
     if (!builder_.GetInsertBlock()->getTerminator())
       builder_.CreateBr(threadDone_);
@@ -283,11 +391,18 @@ private:
       // Code after break/continue is unreachable; give it a block of its own.
       builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after.jump", llvmFunction_));
       return;
+    case NodeKind::Evaluate:
+      expr(*cast<Evaluate>(s).call);
+      return;
     case NodeKind::Return:
-      if (target_ == LLVMTarget::NVPTX)
+      if (function_.kind == Function::Kind::Device) {
+        const ExprPtr &value = cast<Return>(s).value;
+        returnFromFunction(value ? expr(*value) : nullptr);
+      } else if (target_ == LLVMTarget::NVPTX) {
         builder_.CreateRetVoid();
-      else
+      } else {
         builder_.CreateBr(threadDone_); // this thread is done; on to the next
+      }
       // Code after a return is unreachable; give it a block of its own.
       builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after.return", llvmFunction_));
       return;
@@ -295,6 +410,39 @@ private:
 #include "IRNodes.def"
       return;
     }
+  }
+
+  /// `ret value` from a device function. Sema has checked that a function
+  /// with a value returns on every path, so a null value there ends a block
+  /// no path reaches; it returns zero rather than leave the block open.
+  void returnFromFunction(llvm::Value *value) {
+    if (function_.returnType.isVoid())
+      builder_.CreateRetVoid();
+    else
+      builder_.CreateRet(value ? value : llvm::Constant::getNullValue(llvmFunction_->getReturnType()));
+  }
+
+  /// A device function's call: each array as its pointer and extents; on
+  /// the CPU device then this thread's context.
+  llvm::Value *call(const Call &c) {
+    std::vector<llvm::Value *> args;
+    for (const ExprPtr &arg : c.args) {
+      auto *ref = llvm::dyn_cast<VarRef>(arg.get());
+      if (!ref || !ref->var->type.isArray()) {
+        args.push_back(expr(*arg));
+        continue;
+      }
+      const ArrayValue &array = arrays_.at(ref->var);
+      args.push_back(array.data);
+      args.insert(args.end(), array.extents.begin(), array.extents.end());
+    }
+    if (target_ == LLVMTarget::Host) {
+      args.push_back(blockContext_);
+      for (unsigned axis = 0; axis < 3; ++axis)
+        args.push_back(builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]));
+    }
+    at(c.loc());
+    return builder_.CreateCall(functions_.at(c.callee), args);
   }
 
   void ifStmt(const If &s) {
@@ -443,7 +591,7 @@ private:
       return constant(cast<Constant>(e));
     case NodeKind::VarRef: {
       const Variable *var = cast<VarRef>(e).var;
-      if (var->kind == Variable::Kind::Param)
+      if (!locals_.count(var))
         return scalars_.at(var);
       llvm::Value *loaded = builder_.CreateLoad(memoryType(var->type.scalar, context_), locals_.at(var), var->name);
       return fromMemory(loaded, var->type.scalar);
@@ -507,6 +655,8 @@ private:
                                                        llvm::Align(byteWidth(element)), l.array->name);
       return fromMemory(loaded, element);
     }
+    case NodeKind::Call:
+      return call(cast<Call>(e));
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       break;
@@ -717,6 +867,7 @@ private:
   // thread goes when it is done.
   std::array<llvm::AllocaInst *, 3> threadIndex_{};
   std::array<std::array<llvm::Value *, 3>, 3> blockValues_{};
+  llvm::Value *blockContext_ = nullptr;
   llvm::BasicBlock *threadDone_ = nullptr;
   /// The enclosing loops, innermost last: where continue and break go.
   struct LoopTargets {
@@ -728,6 +879,7 @@ private:
   llvm::DIFile *file_;
   llvm::DIScope *scope_ = nullptr;
   llvm::Function *llvmFunction_ = nullptr;
+  const FunctionMap &functions_;
   std::map<const Variable *, llvm::Value *> scalars_;
   std::map<const Variable *, ArrayValue> arrays_;
   std::map<const Variable *, llvm::AllocaInst *> locals_;
@@ -759,10 +911,16 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
     result->addModuleFlag(llvm::Module::Warning, "Debug Info Version", llvm::DEBUG_METADATA_VERSION);
     result->addModuleFlag(llvm::Module::Warning, "Dwarf Version", 2);
   }
+  FunctionMap functions;
+  std::vector<std::unique_ptr<FunctionEmitter>> emitters;
   for (const auto &function : module.functions) {
     const bool withLines = options.lineInfo || function->lineInfo;
-    FunctionEmitter(*function, *result, options.target, withLines ? debug.get() : nullptr, file).emit();
+    emitters.push_back(std::make_unique<FunctionEmitter>(*function, *result, options.target,
+                                                         withLines ? debug.get() : nullptr, file, functions));
+    functions[function.get()] = emitters.back()->declare();
   }
+  for (auto &emitter : emitters)
+    emitter->emitBody();
   if (debug)
     debug->finalize();
   return result;

@@ -10,19 +10,34 @@
 namespace pyk::ir {
 namespace {
 
-void collectStores(const StmtList &body, std::set<const Variable *> &written) {
+/// The arrays `body` stores to, itself or through the device functions it
+/// passes them to (already marked: callees come first in a module).
+std::set<const Variable *> writtenArrays(const StmtList &body) {
+  std::set<const Variable *> written;
+  auto noteCalls = [&](const Expr &e, auto &self) -> void {
+    if (auto *call = llvm::dyn_cast<Call>(&e)) {
+      for (size_t i = 0; i < call->args.size(); ++i) {
+        auto *ref = llvm::dyn_cast<VarRef>(call->args[i].get());
+        if (ref && ref->var->type.isArray() && !call->callee->params[i]->readOnly)
+          written.insert(ref->var);
+      }
+    }
+    forEachOperand(e, [&](const Expr &operand) { self(operand, self); });
+  };
   forEachStmt(body, [&](const Stmt &stmt) {
     if (auto *store = llvm::dyn_cast<ArrayStore>(&stmt))
       written.insert(store->array);
   });
+  for (const StmtPtr &stmt : body)
+    forEachExpr(*stmt, [&](const Expr &e) { noteCalls(e, noteCalls); });
+  return written;
 }
 
 } // namespace
 
 void markReadOnlyArrays(Module &module) {
   for (auto &function : module.functions) {
-    std::set<const Variable *> written;
-    collectStores(function->body, written);
+    const std::set<const Variable *> written = writtenArrays(function->body);
     for (Variable *param : function->params)
       param->readOnly = param->type.isArray() && !written.count(param);
   }

@@ -1,0 +1,124 @@
+//===- SemaCallGraph.cpp - Which function calls which, and in what order --===//
+//
+// A call's type is its callee's return type, which may be inferred from the
+// callee's body, so callees are checked before their callers. The order
+// comes from the call graph, read from the syntax before any body is
+// checked:
+//  1. For each function, the calls `f(...)` whose name `f` is a function of
+//     the module and not a parameter or a local of the caller (those shadow
+//     it, as in Python).
+//  2. A depth-first walk from each function in source order; a function is
+//     placed after everything it calls (post-order). Reaching a function
+//     that is still on the walk's stack closes a cycle: recursion, which
+//     GPUs do not do well and pyk rejects, naming the cycle.
+//
+//===----------------------------------------------------------------------===//
+#include "ASTWalk.h"
+#include "SemaImpl.h"
+
+#include "llvm/Support/Casting.h"
+
+#include <map>
+#include <set>
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+
+namespace {
+
+struct CallSite {
+  size_t callee; ///< index into ModuleInfo::functions
+  SourceRange range;
+};
+
+/// The names a function binds itself: parameters and assignment targets.
+std::set<std::string> localNames(const FunctionDef &def) {
+  std::set<std::string> names;
+  for (const Parameter &param : def.params)
+    names.insert(param.name);
+  auto addTargets = [&](const Expr &target) {
+    forEachExprIn(target, [&](const Expr &e) {
+      if (auto *name = dyn_cast<NameExpr>(&e))
+        names.insert(name->name);
+    });
+  };
+  forEachStmtIn(def.body, [&](const Stmt &s) {
+    if (auto *assign = dyn_cast<AssignStmt>(&s))
+      for (const ExprPtr &target : assign->targets)
+        addTargets(*target);
+    else if (auto *aug = dyn_cast<AugAssignStmt>(&s))
+      addTargets(*aug->target);
+    else if (auto *loop = dyn_cast<ForStmt>(&s))
+      addTargets(*loop->target);
+  });
+  return names;
+}
+
+std::vector<CallSite> callSites(const FunctionDef &def, const std::map<std::string, size_t> &functionsByName) {
+  const std::set<std::string> shadowed = localNames(def);
+  std::vector<CallSite> calls;
+  auto visit = [&](const Expr &e) {
+    forEachExprIn(e, [&](const Expr &inner) {
+      auto *call = dyn_cast<CallExpr>(&inner);
+      auto *name = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+      if (!name || shadowed.count(name->name))
+        return;
+      if (auto it = functionsByName.find(name->name); it != functionsByName.end())
+        calls.push_back({it->second, call->range()});
+    });
+  };
+  forEachStmtIn(def.body, [&](const Stmt &s) { forEachPart(s, visit, [](const StmtList &) {}); });
+  return calls;
+}
+
+} // namespace
+
+void Sema::orderFunctions() {
+  std::vector<FunctionInfo> &functions = info_.functions;
+  std::map<std::string, size_t> functionsByName;
+  for (size_t i = 0; i < functions.size(); ++i)
+    functionsByName.emplace(functions[i].def->name, i);
+  std::vector<std::vector<CallSite>> calls;
+  for (const FunctionInfo &function : functions)
+    calls.push_back(callSites(*function.def, functionsByName));
+
+  enum class State { New, OnStack, Placed };
+  std::vector<State> state(functions.size(), State::New);
+  std::vector<size_t> stack;
+  auto reportCycle = [&](size_t callee, SourceRange callRange) {
+    // The stack from `callee` up is the cycle, in call order.
+    auto start = std::find(stack.begin(), stack.end(), callee);
+    std::string chain = "'" + functions[callee].def->name + "'";
+    for (auto it = std::next(start); it != stack.end(); ++it)
+      chain += " calls '" + functions[*it].def->name + "', which";
+    chain += " calls '" + functions[callee].def->name + "'";
+    if (start + 1 == stack.end())
+      chain = "'" + functions[callee].def->name + "' calls itself";
+    error(callRange) << "recursion is not supported on the GPU: " << chain
+                     << "; rewrite it as a loop";
+    for (auto it = start; it != stack.end(); ++it)
+      functions[*it].recursive = true;
+  };
+  auto visit = [&](auto &self, size_t index) -> void {
+    state[index] = State::OnStack;
+    stack.push_back(index);
+    for (const CallSite &call : calls[index]) {
+      if (functions[call.callee].kind == FunctionKind::Kernel)
+        continue; // An error at the call: kernels are launched, not called.
+      if (state[call.callee] == State::OnStack)
+        reportCycle(call.callee, call.range);
+      else if (state[call.callee] == State::New)
+        self(self, call.callee);
+    }
+    stack.pop_back();
+    state[index] = State::Placed;
+    info_.definitionOrder.push_back(index);
+  };
+  for (size_t i = 0; i < functions.size(); ++i)
+    if (state[i] == State::New)
+      visit(visit, i);
+}
+
+} // namespace pyk::sema

@@ -1,0 +1,94 @@
+// Runs device_functions.pyk and compares with the same functions in C++.
+#include "device_functions.pyk.h"
+
+#include <cmath>
+#include <cstdio>
+#include <vector>
+
+namespace {
+
+int passed = 0, failed = 0;
+
+void check(const char *what, long long index, double got, double want) {
+  if (got == want) {
+    ++passed;
+    return;
+  }
+  ++failed;
+  std::printf("FAIL %s[%lld]: got %.9g, want %.9g\n", what, index, got, want);
+}
+
+float smoothstep(float x) {
+  const float t = std::fmin(std::fmax(x, 0.0f), 1.0f);
+  return t * t * (3.0f - 2.0f * t);
+}
+
+int collatzSteps(std::int64_t n) {
+  int steps = 0;
+  while (n != 1) {
+    n = n % 2 == 0 ? n / 2 : 3 * n + 1;
+    if (++steps > 1000)
+      return -1;
+  }
+  return steps;
+}
+
+} // namespace
+
+int main() {
+  // More threads than elements: the extra threads' scatter returns early.
+  const int n = 1000;
+  std::vector<float> x(n);
+  for (int i = 0; i < n; ++i)
+    x[i] = -0.5f + 2.0f * static_cast<float>(i) / n;
+  auto dx = pyk::to_device(x);
+  auto dout = pyk::device_empty<float>({n});
+  pyk::kernels::shade({(n + 127) / 128, 128}, dx, dout);
+  std::vector<float> out(n);
+  dout.copy_to_host(out);
+  for (int i = 0; i < n; ++i)
+    check("shade", i, out[i], smoothstep(x[i]));
+
+  std::vector<double> a = {3, 5, 8, 0, 1e-3}, b = {4, 12, 15, 0, 2e-3}, h(a.size());
+  auto da = pyk::to_device(a), db = pyk::to_device(b);
+  auto dh = pyk::device_empty<double>({static_cast<std::int64_t>(a.size())});
+  pyk::kernels::hypotenuses({1, 32}, da, db, dh);
+  dh.copy_to_host(h);
+  for (std::size_t i = 0; i < a.size(); ++i)
+    check("hypotenuses", static_cast<long long>(i), h[i], std::sqrt(a[i] * a[i] + b[i] * b[i]));
+
+  std::vector<std::int64_t> starts;
+  for (std::int64_t k = 1; k <= 300; ++k)
+    starts.push_back(k);
+  starts.push_back(837799); // 524 steps
+  const auto count = static_cast<std::int64_t>(starts.size());
+  auto dn = pyk::to_device(starts);
+  auto dsteps = pyk::device_empty<std::int32_t>({count}), dparity = pyk::device_empty<std::int32_t>({count});
+  pyk::kernels::collatz({(static_cast<unsigned>(count) + 63) / 64, 64}, dn, dsteps, dparity);
+  std::vector<std::int32_t> steps(starts.size()), parity(starts.size());
+  dsteps.copy_to_host(steps);
+  dparity.copy_to_host(parity);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    check("collatz steps", static_cast<long long>(i), steps[i], collatzSteps(starts[i]));
+    check("collatz parity", static_cast<long long>(i), parity[i], double(starts[i] % 2));
+  }
+
+  const int rows = 19, cols = 7;
+  std::vector<float> m(rows * cols);
+  for (int i = 0; i < rows * cols; ++i)
+    m[i] = static_cast<float>(i % 11) - 3.0f;
+  auto dm = pyk::to_device(m, {rows, cols});
+  auto dsums = pyk::device_empty<float>({rows});
+  pyk::kernels::row_sums({1, 32}, dm, dsums);
+  std::vector<float> sums(rows);
+  dsums.copy_to_host(sums);
+  for (int r = 0; r < rows; ++r) {
+    float want = 0;
+    for (int c = 0; c < cols; ++c)
+      want += m[r * cols + c];
+    check("row_sums", r, sums[r], want);
+  }
+
+  std::printf("device_functions on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
+  return failed == 0 ? 0 : 1;
+}
