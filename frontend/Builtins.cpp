@@ -71,8 +71,6 @@ std::optional<double> mathConstant(std::string_view name) {
 bool isKnownUnimplementedBuiltin(std::string_view name) {
   // The GPU and Python vocabulary of LANGUAGE.md that later work implements.
   static constexpr std::string_view planned[] = {
-      // Indexing
-      "cuda.laneid", "cuda.warpsize",
       // Memory
       "cuda.shared.array", "cuda.local.array", "cuda.shared", "cuda.local", "cuda.const.array_like",
       // Synchronisation

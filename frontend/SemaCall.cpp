@@ -232,10 +232,8 @@ const Type *Sema::checkLen(CallExpr &expr) {
 /// giving an int64 (an integer rounds to itself). round(x, ndigits) is not
 /// supported yet.
 const Type *Sema::checkRound(CallExpr &expr) {
-  if (expr.args.size() == 2 && expr.keywords.empty()) {
-    notSupportedYet(expr.range(), "round() with a number of digits");
-    return setType(expr, types_.errorType());
-  }
+  if (expr.args.size() == 2 && expr.keywords.empty())
+    return checkRoundDigits(expr);
   const Type *type = checkOneNumber(expr, "round");
   if (!type)
     return setType(expr, types_.errorType());
@@ -249,6 +247,38 @@ const Type *Sema::checkRound(CallExpr &expr) {
   return setType(expr, isFloat(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool
                            ? types_.int64Type()
                            : type);
+}
+
+/// round(x, ndigits): a float rounded to a multiple of 10**-ndigits, halves
+/// to even, in x's type (NumPy's method: scale, round, scale back); an int
+/// is its own value for ndigits >= 0.
+const Type *Sema::checkRoundDigits(CallExpr &expr) {
+  const Type *type = checkValue(*expr.args[0]);
+  const Type *digitsType = checkValue(*expr.args[1]);
+  if (type->isError() || digitsType->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar()) {
+    error(expr.args[0]->range()) << "round() needs a number, not " << describe(*expr.args[0]);
+    return setType(expr, types_.errorType());
+  }
+  if (!digitsType->isScalar() || !isInteger(digitsType->scalarKind())) {
+    error(expr.args[1]->range()) << "round()'s number of digits must be an integer, not " << digitsType->str();
+    return setType(expr, types_.errorType());
+  }
+  const auto &digits = expr.args[1]->constant;
+  if (!isFloat(type->scalarKind())) {
+    if (!digits || digits->intValue < 0) {
+      notSupportedYet(expr.args[1]->range(), "round() of an integer to a number of digits that may be negative");
+      return setType(expr, types_.errorType());
+    }
+    expr.constant = expr.args[0]->constant;
+    if (expr.constant && expr.constant->kind == ConstantValue::Kind::Bool)
+      expr.constant = ConstantValue::ofInt(expr.constant->boolValue);
+    expr.isWeak = expr.args[0]->isWeak;
+    return setType(expr, type->scalarKind() == ScalarKind::Bool ? types_.int64Type() : type);
+  }
+  expr.isWeak = expr.args[0]->isWeak;
+  return setType(expr, type);
 }
 
 /// print(a, b, ..., sep=' ', end='\n') of strings and numbers. It has no

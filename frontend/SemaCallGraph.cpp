@@ -50,6 +50,8 @@ std::set<std::string> localNames(const FunctionDef &def) {
         addTargets(*target);
     else if (auto *aug = dyn_cast<AugAssignStmt>(&s))
       addTargets(*aug->target);
+    else if (auto *annotated = dyn_cast<AnnAssignStmt>(&s))
+      addTargets(*annotated->target);
     else if (auto *loop = dyn_cast<ForStmt>(&s))
       addTargets(*loop->target);
   });

@@ -157,6 +157,8 @@ static const Type *threadIndexType(Builtin builtin, TypeContext &types) {
   case Builtin::GridDimX:
   case Builtin::GridDimY:
   case Builtin::GridDimZ:
+  case Builtin::LaneId:
+  case Builtin::WarpSize:
     return types.int32Type(); // Numba types them int32.
   default:
     return types.voidType();
@@ -209,6 +211,8 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
   std::string dotted = std::string(builtinName(expr.object->builtin)) + "." + expr.attribute;
   if (auto builtin = builtinFromName(dotted)) {
     expr.builtin = *builtin;
+    if (*builtin == Builtin::WarpSize)
+      expr.constant = ConstantValue::ofInt(32); // on every NVIDIA GPU, and the CPU device's warps
     return setType(expr, threadIndexType(*builtin, types_));
   }
   if (isKnownUnimplementedBuiltin(dotted))

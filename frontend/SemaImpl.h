@@ -72,6 +72,9 @@ private:
   /// Checks `range(...)` in `for v in range(...)`; false after an error.
   bool checkRange(ast::ForStmt &stmt);
   void checkLoopBody(ast::StmtList &body);
+  void checkLoopElse(ast::StmtList &body);
+  void checkAnnAssign(ast::AnnAssignStmt &stmt);
+  void checkAssert(ast::AssertStmt &stmt);
   void checkReturn(ast::ReturnStmt &stmt);
   void checkReturnValue(ast::ReturnStmt &stmt);
   void checkExprStmt(ast::ExprStmt &stmt);
@@ -103,6 +106,7 @@ private:
   const Type *checkPrint(ast::CallExpr &expr);
   const Type *checkLen(ast::CallExpr &expr);
   const Type *checkRound(ast::CallExpr &expr);
+  const Type *checkRoundDigits(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);

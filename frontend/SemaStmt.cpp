@@ -33,7 +33,7 @@ void Sema::checkStmt(Stmt &stmt) {
   case NodeKind::PassStmt:
     return;
   case NodeKind::AnnAssignStmt:
-    return notSupportedYet(stmt.range(), "an annotated assignment in a kernel");
+    return checkAnnAssign(llvm::cast<AnnAssignStmt>(stmt));
   case NodeKind::WhileStmt:
     return checkWhile(llvm::cast<WhileStmt>(stmt));
   case NodeKind::ForStmt:
@@ -44,7 +44,7 @@ void Sema::checkStmt(Stmt &stmt) {
       error(stmt.range()) << "'" << (isa<BreakStmt>(stmt) ? "break" : "continue") << "' outside a loop";
     return;
   case NodeKind::AssertStmt:
-    return notSupportedYet(stmt.range(), "'assert'");
+    return checkAssert(llvm::cast<AssertStmt>(stmt));
   case NodeKind::ImportStmt:
   case NodeKind::ImportFromStmt:
     error(stmt.range()) << "imports must be at module level";
@@ -207,6 +207,14 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       error(valueRange) << "this expression has no value to assign";
     return;
   }
+  if (symbol->typeDeclared) {
+    if (isFloat(valueType->scalarKind()) && !isFloat(symbol->type->scalarKind()))
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                        << "', which is declared " << symbol->type->str() << "; convert with "
+                        << symbol->type->str() << "(...)";
+    target.type = symbol->type;
+    return;
+  }
   const Type *unified = symbol->type ? unifyLocalType(symbol->type, valueType) : valueType;
   if (!unified) {
     error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
@@ -300,15 +308,12 @@ void Sema::checkWhile(WhileStmt &stmt) {
   statementValue_ = stmt.condition.get();
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "a 'while' condition");
-  if (!stmt.elseBody.empty())
-    notSupportedYet(stmt.elseBody.front()->range(), "'else' on a loop");
   checkLoopBody(stmt.body);
+  checkLoopElse(stmt.elseBody);
 }
 
 // for_stmt: 'for' NAME 'in' 'range' '(' [start ','] stop [',' step] ')' ':' suite
 void Sema::checkFor(ForStmt &stmt) {
-  if (!stmt.elseBody.empty())
-    notSupportedYet(stmt.elseBody.front()->range(), "'else' on a loop");
   auto *target = dyn_cast<NameExpr>(stmt.target.get());
   if (!target) {
     if (isa<TupleExpr>(*stmt.target))
@@ -325,6 +330,79 @@ void Sema::checkFor(ForStmt &stmt) {
   --loopDepth_;
   before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
   flow_ = std::move(before);
+  checkLoopElse(stmt.elseBody);
+}
+
+/// A loop's `else` runs when the loop ends without `break`; it belongs to
+/// the enclosing loop, if any (a `break` in it leaves that one). Whether it
+/// runs depends on the loop, so what it assigns counts as maybe assigned.
+void Sema::checkLoopElse(StmtList &body) {
+  if (body.empty())
+    return;
+  FlowState before = flow_;
+  checkBlock(body);
+  before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
+  flow_ = std::move(before);
+}
+
+/// `x: float32 = value` declares the local's type: later assignments
+/// convert to it (a float into an int is still an error) rather than
+/// widen it. Without a value it declares only.
+void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
+  auto *target = dyn_cast<NameExpr>(stmt.target.get());
+  if (!target) {
+    error(stmt.target->range()) << "only a variable can be annotated, as in 'x: float32 = 0'";
+    return;
+  }
+  const Type *declared = evaluateTypeExpr(*stmt.annotation, /*allowVoid=*/false);
+  if (!declared)
+    return;
+  if (!declared->isScalar()) {
+    error(stmt.annotation->range()) << "a local variable holds a scalar, not " << declared->str();
+    return;
+  }
+  auto it = functionScope_.find(target->name);
+  if (it != functionScope_.end() && it->second->kind == SymbolKind::Parameter) {
+    error(target->range()) << "'" << target->name << "' is a parameter; its type is " << it->second->type->str();
+    return;
+  }
+  if (it == functionScope_.end()) {
+    if (const Symbol *outer = lookup(target->name); outer && outer->kind != SymbolKind::Local) {
+      assignToName(*target, declared, stmt.range()); // reports the clash with the module name
+      return;
+    }
+    Symbol *symbol = addSymbol(functionScope_, Symbol{SymbolKind::Local, target->name, target->range(), declared,
+                                                      std::nullopt, ScalarKind::Bool, Builtin::None, nullptr, 0});
+    function_->locals.push_back(symbol);
+    it = functionScope_.find(target->name);
+  }
+  Symbol *symbol = it->second;
+  if (symbol->typeDeclared && symbol->type != declared) {
+    error(stmt.annotation->range()) << "'" << target->name << "' is already declared " << symbol->type->str();
+    return;
+  }
+  if (symbol->type != declared)
+    localTypesChanged_ = true;
+  symbol->type = declared;
+  symbol->typeDeclared = true;
+  target->symbol = symbol;
+  target->type = declared;
+  if (!stmt.value)
+    return;
+  statementValue_ = stmt.value.get();
+  const Type *valueType = checkValue(*stmt.value);
+  assignToName(*target, valueType, stmt.value->range());
+  if (!valueType->isError() && target->type && target->type->isScalar())
+    checkLiteralFits(*stmt.value, target->type->scalarKind());
+}
+
+/// `assert cond[, "message"]`: checked in checked mode (pykc --checked);
+/// otherwise only type-checked, as Numba compiles asserts out by default.
+void Sema::checkAssert(AssertStmt &stmt) {
+  checkValue(*stmt.condition);
+  requireBool(*stmt.condition, "an 'assert' condition");
+  if (stmt.message && !isa<StringLiteralExpr>(*stmt.message))
+    error(stmt.message->range()) << "an assert's message must be a string literal";
 }
 
 bool Sema::checkRange(ForStmt &stmt) {

@@ -41,6 +41,9 @@ struct Symbol {
   const ast::FunctionDef *function = nullptr;
   /// Parameters: the position in the parameter list.
   unsigned index = 0;
+  /// Locals: the type is declared (`x: float32 = ...`), so assignments
+  /// convert to it instead of widening it.
+  bool typeDeclared = false;
   /// Builtin::MathFunction (imported with `from math import sqrt`): which.
   const MathFunctionInfo *mathFunction = nullptr;
 };

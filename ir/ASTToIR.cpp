@@ -21,6 +21,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cmath>
 #include <map>
 #include <set>
 
@@ -108,6 +109,11 @@ private:
       use(*a->value);
       for (const ast::ExprPtr &target : a->targets)
         assign(*target, topLevel);
+    } else if (auto *ann = dyn_cast<ast::AnnAssignStmt>(&s)) {
+      if (ann->value) {
+        use(*ann->value);
+        assign(*ann->target, topLevel);
+      }
     } else if (auto *aug = dyn_cast<ast::AugAssignStmt>(&s)) {
       use(*aug->target);
       use(*aug->value);
@@ -126,6 +132,8 @@ private:
       use(*w->condition);
       for (const ast::StmtPtr &inner : w->body)
         stmt(*inner, false);
+      for (const ast::StmtPtr &inner : w->elseBody)
+        stmt(*inner, false);
     } else if (auto *f = dyn_cast<ast::ForStmt>(&s)) {
       use(*f->iterable);
       auto *target = cast<ast::NameExpr>(f->target.get());
@@ -134,6 +142,8 @@ private:
       for (const ast::StmtPtr &inner : f->body)
         stmt(*inner, false);
       enclosingLoopVariables_.pop_back();
+      for (const ast::StmtPtr &inner : f->elseBody)
+        stmt(*inner, false);
     }
   }
 
@@ -190,6 +200,14 @@ private:
         store(*target, expr(*a.value), s.range(), out);
       return;
     }
+    case ast::NodeKind::AnnAssignStmt: {
+      auto &a = cast<ast::AnnAssignStmt>(s);
+      if (a.value)
+        store(*a.target, expr(*a.value), s.range(), out);
+      return; // Without a value it only declared the local's type.
+    }
+    case ast::NodeKind::AssertStmt:
+      return; // Checked only in checked mode, which is not built yet.
     case ast::NodeKind::AugAssignStmt: {
       auto &a = cast<ast::AugAssignStmt>(s);
       Type operandType = toIRType(a.operandType);
@@ -216,14 +234,19 @@ private:
     }
     case ast::NodeKind::WhileStmt: {
       auto &w = cast<ast::WhileStmt>(s);
+      Variable *noBreak = beginLoop(w.body, w.elseBody, s.range(), out);
       StmtList body;
       block(w.body, body);
+      breakFlags_.pop_back();
       out.push_back(std::make_unique<While>(s.range(), expr(*w.condition), std::move(body)));
+      endLoop(noBreak, w.elseBody, out);
       return;
     }
     case ast::NodeKind::ForStmt:
       return forRange(cast<ast::ForStmt>(s), out);
     case ast::NodeKind::BreakStmt:
+      if (Variable *noBreak = breakFlags_.back())
+        out.push_back(std::make_unique<Assign>(s.range(), noBreak, std::make_unique<Constant>(s.range(), noBreak->type, 0, 0.0)));
       out.push_back(std::make_unique<Break>(s.range()));
       return;
     case ast::NodeKind::ContinueStmt:
@@ -242,6 +265,49 @@ private:
     default:
       llvm_unreachable("Sema rejects this statement before lowering");
     }
+  }
+
+  /// A loop with `else` and a `break`: a hidden flag, true until a `break`
+  /// of this loop clears it, runs the else block after the loop. Null for
+  /// a loop without them (an else without a break always runs). Pushes the
+  /// loop's entry on breakFlags_.
+  Variable *beginLoop(const ast::StmtList &body, const ast::StmtList &elseBody, SourceRange loc, StmtList &out) {
+    Variable *noBreak = nullptr;
+    if (!elseBody.empty() && breaksOut(body)) {
+      const Type flagType = Type::scalarType(ScalarKind::Bool);
+      noBreak = function_.addHiddenLocal(uniqueName("pyk_no_break"), flagType, loc);
+      out.push_back(std::make_unique<Declare>(loc, noBreak, std::make_unique<Constant>(loc, flagType, 1, 1.0)));
+      declared_.insert(noBreak);
+    }
+    breakFlags_.push_back(noBreak);
+    return noBreak;
+  }
+
+  /// Whether `body` has a `break` that leaves the loop it is the body of
+  /// (not one of a nested loop; a nested loop's else belongs to this one).
+  static bool breaksOut(const ast::StmtList &body) {
+    for (const ast::StmtPtr &s : body) {
+      if (isa<ast::BreakStmt>(*s))
+        return true;
+      if (auto *i = dyn_cast<ast::IfStmt>(s.get()); i && (breaksOut(i->thenBody) || breaksOut(i->elseBody)))
+        return true;
+      if (auto *w = dyn_cast<ast::WhileStmt>(s.get()); w && breaksOut(w->elseBody))
+        return true;
+      if (auto *f = dyn_cast<ast::ForStmt>(s.get()); f && breaksOut(f->elseBody))
+        return true;
+    }
+    return false;
+  }
+
+  void endLoop(Variable *noBreak, const ast::StmtList &elseBody, StmtList &out) {
+    if (!noBreak) {
+      block(elseBody, out);
+      return;
+    }
+    StmtList body;
+    block(elseBody, body);
+    const SourceRange loc = elseBody.front()->range();
+    out.push_back(std::make_unique<If>(loc, std::make_unique<VarRef>(loc, noBreak), std::move(body), StmtList()));
   }
 
   /// print(a, b, sep=' ', end='\n'): text and values, separators and line
@@ -352,6 +418,7 @@ private:
     const bool ownVariable = loopScoped_.count(symbol) && !declaredBefore && !assignsTo(f.body, symbol);
     Variable *counter =
         ownVariable ? userVar : function_.addHiddenLocal(uniqueName("pyk_" + userVar->name), type, loc);
+    Variable *noBreak = beginLoop(f.body, f.elseBody, loc, out);
     StmtList body;
     if (!ownVariable && declaredBefore)
       body.push_back(std::make_unique<Assign>(loc, userVar, std::make_unique<VarRef>(loc, counter)));
@@ -363,8 +430,10 @@ private:
     declared_.erase(counter);
     if (!declaredBefore)
       declared_.erase(userVar);
+    breakFlags_.pop_back();
     out.push_back(std::make_unique<ForRange>(loc, counter, std::move(start), std::move(stop), std::move(step),
                                              stepSign, std::move(body)));
+    endLoop(noBreak, f.elseBody, out);
   }
 
   /// `value` itself when evaluating it again gives the same result
@@ -398,6 +467,9 @@ private:
         for (const ast::ExprPtr &target : a->targets)
           if (targets(*target))
             return true;
+      } else if (auto *ann = dyn_cast<ast::AnnAssignStmt>(s.get())) {
+        if (ann->value && targets(*ann->target))
+          return true;
       } else if (auto *aug = dyn_cast<ast::AugAssignStmt>(s.get())) {
         if (targets(*aug->target))
           return true;
@@ -405,10 +477,10 @@ private:
         if (assignsTo(i->thenBody, symbol) || assignsTo(i->elseBody, symbol))
           return true;
       } else if (auto *w = dyn_cast<ast::WhileStmt>(s.get())) {
-        if (assignsTo(w->body, symbol))
+        if (assignsTo(w->body, symbol) || assignsTo(w->elseBody, symbol))
           return true;
       } else if (auto *f = dyn_cast<ast::ForStmt>(s.get())) {
-        if (targets(*f->target) || assignsTo(f->body, symbol))
+        if (targets(*f->target) || assignsTo(f->body, symbol) || assignsTo(f->elseBody, symbol))
           return true;
       }
     }
@@ -499,6 +571,8 @@ private:
       return reg(SpecialRegKind::GridDim, 1);
     case Builtin::GridDimZ:
       return reg(SpecialRegKind::GridDim, 2);
+    case Builtin::LaneId:
+      return reg(SpecialRegKind::LaneId, 0);
     case Builtin::ArraySize: {
       const Variable *array = arrayOf(*e.object);
       ExprPtr size = std::make_unique<ArrayDim>(e.range(), array, 0);
@@ -558,6 +632,8 @@ private:
     case Builtin::Len:
       return std::make_unique<ArrayDim>(e.range(), arrayOf(*e.args.front()), 0);
     case Builtin::Round: {
+      if (e.args.size() == 2)
+        return roundToDigits(e);
       ExprPtr value = expr(*e.args.front());
       if (!isFloat(value->type().scalar))
         return castTo(std::move(value), type);
@@ -571,6 +647,41 @@ private:
     // cuda.grid(1) == blockIdx.x * blockDim.x + threadIdx.x (tuples are
     // unpacked by their users: tupleElements).
     return gridValue(e.function, 0, e.range());
+  }
+
+  /// round(x, n) of a float: rint(x * 10**n) / 10**n, or for negative n
+  /// rint(x / 10**-n) * 10**-n (NumPy's method). x is pure (Sema allows no
+  /// call with effects here), so a run-time n may evaluate it twice.
+  ExprPtr roundToDigits(const ast::CallExpr &e) {
+    const Type type = toIRType(e.type);
+    if (!isFloat(type.scalar))
+      return castTo(expr(*e.args[0]), type);
+    const SourceRange loc = e.range();
+    auto scaled = [&](bool multiplyFirst, ExprPtr scale, ExprPtr scaleAgain) -> ExprPtr {
+      ExprPtr inner = std::make_unique<Binary>(loc, multiplyFirst ? BinaryOp::Mul : BinaryOp::Div,
+                                               castTo(expr(*e.args[0]), type), std::move(scale));
+      ExprPtr rounded = std::make_unique<Unary>(loc, UnaryOp::Round, std::move(inner));
+      return std::make_unique<Binary>(loc, multiplyFirst ? BinaryOp::Div : BinaryOp::Mul, std::move(rounded),
+                                      std::move(scaleAgain));
+    };
+    if (const auto &digits = e.args[1]->constant) {
+      double scale = std::pow(10.0, static_cast<double>(digits->intValue < 0 ? -digits->intValue : digits->intValue));
+      auto constant = [&] { return castTo(std::make_unique<Constant>(loc, Type::scalarType(ScalarKind::Float64), 0, scale), type); };
+      return scaled(digits->intValue >= 0, constant(), constant());
+    }
+    // 10.0 ** |n| in x's type, for a run-time n.
+    const Type i64 = Type::scalarType(ScalarKind::Int64);
+    auto power = [&](bool negate) -> ExprPtr {
+      ExprPtr n = castTo(expr(*e.args[1]), i64);
+      if (negate)
+        n = std::make_unique<Unary>(loc, UnaryOp::Neg, std::move(n));
+      return std::make_unique<Binary>(loc, BinaryOp::Pow, std::make_unique<Constant>(loc, type, 0, 10.0),
+                                      castTo(std::move(n), type));
+    };
+    ExprPtr nonNegative = std::make_unique<Compare>(loc, CompareOp::Ge, castTo(expr(*e.args[1]), i64),
+                                                    std::make_unique<Constant>(loc, i64, 0, 0.0));
+    return std::make_unique<Select>(loc, std::move(nonNegative), scaled(true, power(false), power(false)),
+                                    scaled(false, power(true), power(true)));
   }
 
   /// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
@@ -740,6 +851,9 @@ private:
   std::set<const Variable *> assignedParams_;
   std::set<const Symbol *> loopScoped_;
   std::map<std::string, int> hiddenNames_;
+  /// The enclosing loops, innermost last: each one's no-break flag, or
+  /// null when it has no `else`.
+  std::vector<Variable *> breakFlags_;
 };
 
 /// The kernels and every device function a kernel calls, directly or not:

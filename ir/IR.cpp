@@ -137,6 +137,8 @@ const char *specialRegName(SpecialRegKind reg) {
     return "blockDim";
   case SpecialRegKind::GridDim:
     return "gridDim";
+  case SpecialRegKind::LaneId:
+    return "laneid";
   }
   return "?";
 }

@@ -214,7 +214,8 @@ public:
   ExprPtr elseValue;
 };
 
-enum class SpecialRegKind { ThreadIdx, BlockIdx, BlockDim, GridDim };
+/// LaneId: the thread's index in its warp of 32 (axis 0 only).
+enum class SpecialRegKind { ThreadIdx, BlockIdx, BlockDim, GridDim, LaneId };
 const char *specialRegName(SpecialRegKind reg);
 
 class SpecialReg : public Expr {

@@ -74,7 +74,9 @@ public:
     }
     case NodeKind::SpecialReg: {
       auto &r = cast<SpecialReg>(e);
-      os_ << specialRegName(r.reg) << "." << "xyz"[r.axis];
+      os_ << specialRegName(r.reg);
+      if (r.reg != SpecialRegKind::LaneId)
+        os_ << "." << "xyz"[r.axis];
       return;
     }
     case NodeKind::ArrayDim: {

@@ -138,7 +138,7 @@ private:
       return;
     }
     case NodeKind::SpecialReg:
-      if (cast<SpecialReg>(e).axis > 2)
+      if (cast<SpecialReg>(e).axis > (cast<SpecialReg>(e).reg == SpecialRegKind::LaneId ? 0u : 2u))
         fail(e, "axis out of range");
       return;
     case NodeKind::ArrayDim: {

@@ -337,6 +337,8 @@ private:
               Conditional};
     }
     case NodeKind::SpecialReg:
+      if (cast<SpecialReg>(e).reg == SpecialRegKind::LaneId)
+        return {specialReg(cast<SpecialReg>(e)), Postfix};
       // CUDA's registers are unsigned; pyk's (Numba's) are int32.
       return {"(int32_t)" + specialReg(cast<SpecialReg>(e)), Prefix};
     case NodeKind::ArrayDim: {
@@ -378,7 +380,11 @@ private:
     return {"/* not an expression */", Postfix};
   }
 
-  static std::string specialReg(const SpecialReg &r) {
+  std::string specialReg(const SpecialReg &r) {
+    if (r.reg == SpecialRegKind::LaneId) {
+      helpers_.insert(Helper::LaneId);
+      return std::string(helperName(Helper::LaneId)) + "()";
+    }
     return std::string(specialRegName(r.reg)) + "." + "xyz"[r.axis];
   }
 

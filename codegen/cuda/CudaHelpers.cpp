@@ -21,6 +21,8 @@ const char *helperName(Helper helper) {
     return "pyk_min";
   case Helper::Max:
     return "pyk_max";
+  case Helper::LaneId:
+    return "pyk_laneid";
   }
   return "pyk_unknown";
 }
@@ -118,6 +120,14 @@ template <typename T> __device__ __forceinline__ T pyk_shr(T a, T b) {
     return R"(// Python's min(a, b): b if b < a else a (the first of equal values).
 template <typename T> __device__ __forceinline__ T pyk_min(T a, T b) {
     return b < a ? b : a;
+}
+)";
+  case Helper::LaneId:
+    return R"(// cuda.laneid: the thread's index in its warp, PTX's %laneid.
+__device__ __forceinline__ int32_t pyk_laneid() {
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return (int32_t)lane;
 }
 )";
   case Helper::Max:

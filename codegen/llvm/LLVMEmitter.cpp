@@ -805,6 +805,17 @@ private:
   }
 
   llvm::Value *specialReg(const SpecialReg &r) {
+    if (r.reg == SpecialRegKind::LaneId) {
+      if (target_ == LLVMTarget::NVPTX)
+        return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
+      // Warps are 32 consecutive threads of the block in x-fastest order.
+      llvm::Value *x = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[0]);
+      llvm::Value *y = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[1]);
+      llvm::Value *z = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[2]);
+      llvm::Value *rows = builder_.CreateAdd(builder_.CreateMul(z, blockValues_[1][1]), y);
+      llvm::Value *linear = builder_.CreateAdd(builder_.CreateMul(rows, blockValues_[1][0]), x);
+      return builder_.CreateAnd(linear, builder_.getInt32(31));
+    }
     if (target_ == LLVMTarget::Host) {
       if (r.reg == SpecialRegKind::ThreadIdx)
         return builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[r.axis]);
