@@ -205,11 +205,23 @@ void Sema::declareConstant(AssignStmt &stmt) {
   // its uses give no second error.
   Symbol symbol{SymbolKind::Constant, target.name, target.range(), types_.errorType(), std::nullopt,
                 ScalarKind::Bool, Builtin::None, nullptr, 0};
-  const Type *type = types_.errorType();
-  if (isa<TupleExpr>(*stmt.value))
-    notSupportedYet(stmt.value->range(), "a tuple module constant");
-  else
-    type = checkValue(*stmt.value);
+  const Type *type = checkValue(*stmt.value);
+  if (auto *tuple = dyn_cast<TupleExpr>(stmt.value.get()); tuple && type->isTuple()) {
+    for (ExprPtr &element : tuple->elements) {
+      if (!element->constant) {
+        error(element->range()) << "the elements of a module-level tuple must be compile-time constants";
+        type = types_.errorType();
+        break;
+      }
+      symbol.tupleConstant.push_back(*element->constant);
+    }
+    if (!type->isError()) {
+      symbol.type = type;
+      target.type = type;
+    }
+    addSymbol(moduleScope_, std::move(symbol));
+    return;
+  }
   if (!type->isError() && (!stmt.value->constant || !type->isScalar())) {
     error(stmt.value->range()) << "module-level variables must be compile-time constants (int, float or bool "
                                   "literals, or expressions of them); '"

@@ -42,7 +42,8 @@ const Type *Sema::checkCall(CallExpr &expr) {
     }
     if (name->name == "print") {
       expr.function = Builtin::Print;
-      function_->hasSideEffects = true;
+      if (function_)
+        function_->hasSideEffects = true;
       return checkPrint(expr);
     }
     if (name->name == "len") {
@@ -59,8 +60,13 @@ const Type *Sema::checkCall(CallExpr &expr) {
     }
   }
   if (auto *name = dyn_cast<NameExpr>(expr.callee.get())) {
-    if (const Symbol *symbol = lookup(name->name); symbol && symbol->kind == SymbolKind::Function)
+    if (const Symbol *symbol = lookup(name->name); symbol && symbol->kind == SymbolKind::Function) {
+      if (!function_) {
+        error(expr.range()) << "module constants cannot call functions; compute the value in the kernel";
+        return setType(expr, types_.errorType());
+      }
       return checkDeviceCall(expr, *symbol);
+    }
   }
   const Type *calleeType = checkExpr(*expr.callee);
   if (calleeType->isError())

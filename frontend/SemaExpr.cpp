@@ -52,8 +52,7 @@ const Type *Sema::checkExpr(Expr &expr) {
     error(expr.range()) << "strings are only allowed in print() and assert";
     return setType(expr, types_.errorType());
   case NodeKind::TupleExpr:
-    notSupportedYet(expr.range(), "a tuple value");
-    return setType(expr, types_.errorType());
+    return checkTuple(llvm::cast<TupleExpr>(expr));
   case NodeKind::AttributeExpr:
     return checkAttribute(llvm::cast<AttributeExpr>(expr));
   case NodeKind::SubscriptExpr:
@@ -289,6 +288,39 @@ const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
   return setType(expr, ok ? types_.scalar(arrayType->scalarKind()) : types_.errorType());
 }
 
+/// (a, b, ...) of scalars: a value of tuple type, which locals can hold
+/// and which can be indexed and unpacked.
+const Type *Sema::checkTuple(TupleExpr &expr) {
+  std::vector<const Type *> elements;
+  for (ExprPtr &element : expr.elements) {
+    const Type *type = checkValue(*element);
+    if (type->isError())
+      return setType(expr, types_.errorType());
+    if (!type->isScalar()) {
+      if (type->isTuple())
+        notSupportedYet(element->range(), "a tuple of tuples");
+      else
+        error(element->range()) << "a tuple holds scalars, not " << describe(*element);
+      return setType(expr, types_.errorType());
+    }
+    elements.push_back(type);
+  }
+  return setType(expr, types_.tuple(elements));
+}
+
+/// The constant value of element `position` of `tuple`, when it has one.
+static std::optional<ConstantValue> tupleElementConstant(const Expr &tuple, size_t position) {
+  if (auto *name = dyn_cast<NameExpr>(&tuple); name && name->symbol && name->symbol->kind == SymbolKind::Constant &&
+                                                position < name->symbol->tupleConstant.size())
+    return name->symbol->tupleConstant[position];
+  if (auto *literal = dyn_cast<TupleExpr>(&tuple))
+    return literal->elements[position]->constant;
+  return std::nullopt;
+}
+
+/// t[k]: with a constant k, element k (negative k from the end); with a
+/// run-time k, the element k of a tuple whose elements share a type after
+/// promotion (as Numba's UniTuple).
 const Type *Sema::checkTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
   if (expr.indices.size() != 1) {
     error(expr.range()) << "a tuple takes one index";
@@ -299,10 +331,16 @@ const Type *Sema::checkTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
   if (indexType->isError())
     return setType(expr, types_.errorType());
   const auto size = static_cast<int64_t>(tupleType->elements().size());
-  if (!index.constant || index.constant->kind != ConstantValue::Kind::Int) {
-    error(index.range()) << "a tuple index must be a constant integer";
+  if (size == 0) {
+    error(index.range()) << "an empty tuple has no elements to index";
     return setType(expr, types_.errorType());
   }
+  if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
+    error(index.range()) << "a tuple index must be an integer, not " << indexType->str();
+    return setType(expr, types_.errorType());
+  }
+  if (!index.constant)
+    return checkDynamicTupleIndex(expr, tupleType);
   int64_t position = index.constant->intValue;
   if (position < -size || position >= size) {
     error(index.range()) << "index " << position << " is out of range for a tuple of " << size << " element"
@@ -311,7 +349,37 @@ const Type *Sema::checkTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
   }
   if (position < 0)
     index.constant->intValue = position + size; // Lowering reads the normalised position.
-  return setType(expr, tupleType->elements()[static_cast<size_t>(index.constant->intValue)]);
+  const auto element = static_cast<size_t>(index.constant->intValue);
+  if (auto value = tupleElementConstant(*expr.object, element)) {
+    expr.constant = value;
+    expr.isWeak = true; // Python numbers, like scalar module constants
+  }
+  return setType(expr, tupleType->elements()[element]);
+}
+
+const Type *Sema::checkDynamicTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
+  std::optional<PromotionOperand> common;
+  bool allConstant = true;
+  for (size_t i = 0; i < tupleType->elements().size(); ++i) {
+    const bool weak = tupleElementConstant(*expr.object, i).has_value();
+    allConstant &= weak;
+    const PromotionOperand operand{tupleType->elements()[i]->scalarKind(), weak};
+    common = common ? promote(*common, operand) : operand;
+  }
+  const ScalarKind kind = common->kind; // weak operands carry their default type
+  for (const Type *element : tupleType->elements()) {
+    const ScalarKind have = element->scalarKind();
+    if (isFloat(have) != isFloat(kind) || (have == ScalarKind::Bool) != (kind == ScalarKind::Bool)) {
+      error(expr.indices.front()->range())
+          << "a tuple of " << tupleType->str()
+          << " can only be indexed by a constant; a run-time index needs elements of one kind";
+      return setType(expr, types_.errorType());
+    }
+  }
+  // Chosen at run time among Python numbers, the value is still a Python
+  // number: weak, so WEIGHTS[k] * x[i] stays float32 as 0.25 * x[i] does.
+  expr.isWeak = allConstant;
+  return setType(expr, types_.scalar(kind));
 }
 
 //===----------------------------------------------------------------------===//

@@ -82,6 +82,7 @@ private:
   /// stored as (the local's or the element's), or null after an error.
   void assignTo(ast::Expr &target, const Type *valueType, SourceRange valueRange);
   void assignToName(ast::NameExpr &target, const Type *valueType, SourceRange valueRange);
+  void assignTupleToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
   /// The type a local holding `current` and now assigned `value` has.
   /// Null when the two cannot share a variable.
   const Type *unifyLocalType(const Type *current, const Type *value);
@@ -98,7 +99,9 @@ private:
   const Type *checkAttribute(ast::AttributeExpr &expr);
   const Type *checkSubscript(ast::SubscriptExpr &expr);
   const Type *checkArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  const Type *checkTuple(ast::TupleExpr &expr);
   const Type *checkTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
+  const Type *checkDynamicTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
   const Type *checkCall(ast::CallExpr &expr);
   const Type *checkGrid(ast::CallExpr &expr);
   const Type *checkCast(ast::CallExpr &expr, ScalarKind to);

@@ -198,11 +198,11 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
   }
   if (symbol->type && symbol->type->isError())
     return;
+  if (valueType->isTuple() || (symbol->type && symbol->type->isTuple()))
+    return assignTupleToName(target, *symbol, valueType, valueRange);
   if (!valueType->isScalar()) {
     if (valueType->isArray())
       notSupportedYet(valueRange, "assigning an array to a local variable");
-    else if (valueType->isTuple())
-      notSupportedYet(valueRange, "assigning a tuple to a local variable");
     else
       error(valueRange) << "this expression has no value to assign";
     return;
@@ -231,6 +231,42 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     localTypesChanged_ = true;
   }
   target.type = symbol->type;
+}
+
+/// A local holding a tuple: every value assigned to it is a tuple of the
+/// same length, and each element unifies as a scalar local would.
+void Sema::assignTupleToName(NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange) {
+  if (!valueType->isTuple() || (symbol.type && !symbol.type->isTuple()) || symbol.typeDeclared) {
+    error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                      << "', which holds " << symbol.type->str();
+    return;
+  }
+  const Type *unified = valueType;
+  if (symbol.type) {
+    const auto &have = symbol.type->elements();
+    const auto &given = valueType->elements();
+    if (have.size() != given.size()) {
+      error(valueRange) << "cannot assign a tuple of " << given.size() << " elements to '" << target.name
+                        << "', which holds " << have.size();
+      return;
+    }
+    std::vector<const Type *> elements;
+    for (size_t i = 0; i < have.size(); ++i) {
+      const Type *element = unifyLocalType(have[i], given[i]);
+      if (!element) {
+        error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                          << "', which holds " << symbol.type->str();
+        return;
+      }
+      elements.push_back(element);
+    }
+    unified = types_.tuple(elements);
+  }
+  if (unified != symbol.type) {
+    symbol.type = unified;
+    localTypesChanged_ = true;
+  }
+  target.type = symbol.type;
 }
 
 const Type *Sema::unifyLocalType(const Type *current, const Type *value) {

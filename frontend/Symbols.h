@@ -11,6 +11,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace pyk {
 
@@ -44,6 +45,8 @@ struct Symbol {
   /// Locals: the type is declared (`x: float32 = ...`), so assignments
   /// convert to it instead of widening it.
   bool typeDeclared = false;
+  /// Tuple constants (`SHAPE = (16, 16)`): the elements' values.
+  std::vector<ast::ConstantValue> tupleConstant = {};
   /// Builtin::MathFunction (imported with `from math import sqrt`): which.
   const MathFunctionInfo *mathFunction = nullptr;
 };

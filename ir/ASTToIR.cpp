@@ -172,6 +172,10 @@ public:
     StmtList hoisted;
     loopScoped_ = finder.loopScoped();
     for (const Symbol *local : info_.locals) {
+      if (local->type->isTuple()) {
+        declareTupleLocal(*local, finder.declaredInline.count(local) != 0, hoisted);
+        continue;
+      }
       Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
       vars_[local] = var;
       if (finder.declaredInline.count(local) || loopScoped_.count(local))
@@ -184,6 +188,48 @@ public:
   }
 
 private:
+  /// A local holding a tuple is one hidden local per element.
+  void declareTupleLocal(const Symbol &local, bool declaredInline, StmtList &hoisted) {
+    std::vector<Variable *> &elements = tupleVars_[&local];
+    for (size_t i = 0; i < local.type->elements().size(); ++i) {
+      const Type type = toIRType(local.type->elements()[i]);
+      Variable *var = function_.addHiddenLocal(uniqueName("pyk_" + local.name + "_" + std::to_string(i)), type,
+                                               local.definition);
+      elements.push_back(var);
+      if (declaredInline)
+        continue;
+      hoisted.push_back(std::make_unique<Declare>(local.definition, var, zeroOf(type, local.definition)));
+      declared_.insert(var);
+    }
+  }
+
+  /// t = (a, b): each element to its local, through temporaries when a
+  /// value reads an element the assignment changes (t = (t[1], t[0])).
+  void storeTuple(const Symbol &symbol, const ast::Expr &value, SourceRange loc, StmtList &out) {
+    const std::vector<Variable *> &targets = tupleVars_.at(&symbol);
+    std::vector<ExprPtr> values = tupleElements(value);
+    const std::set<const Variable *> assigned(targets.begin(), targets.end());
+    bool readsATarget = false;
+    for (const ExprPtr &v : values)
+      readsATarget |= reads(*v, assigned);
+    if (readsATarget) {
+      for (ExprPtr &v : values) {
+        Variable *temp = function_.addHiddenLocal(uniqueName("pyk_value"), v->type(), loc);
+        out.push_back(std::make_unique<Declare>(loc, temp, std::move(v)));
+        declared_.insert(temp);
+        v = std::make_unique<VarRef>(loc, temp);
+      }
+    }
+    for (size_t i = 0; i < targets.size(); ++i) {
+      Variable *var = targets[i];
+      ExprPtr converted = castTo(std::move(values[i]), var->type);
+      if (declared_.insert(var).second)
+        out.push_back(std::make_unique<Declare>(loc, var, std::move(converted)));
+      else
+        out.push_back(std::make_unique<Assign>(loc, var, std::move(converted)));
+    }
+  }
+
   // --- Statements -----------------------------------------------------------
   void block(const ast::StmtList &stmts, StmtList &out) {
     for (const ast::StmtPtr &s : stmts)
@@ -196,8 +242,12 @@ private:
       auto &a = cast<ast::AssignStmt>(s);
       if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
         return unpack(*targets, *a.value, s.range(), out);
-      for (const ast::ExprPtr &target : a.targets)
-        store(*target, expr(*a.value), s.range(), out);
+      for (const ast::ExprPtr &target : a.targets) {
+        if (target->type && target->type->isTuple())
+          storeTuple(*cast<ast::NameExpr>(*target).symbol, *a.value, s.range(), out);
+        else
+          store(*target, expr(*a.value), s.range(), out);
+      }
       return;
     }
     case ast::NodeKind::AnnAssignStmt: {
@@ -367,10 +417,26 @@ private:
     return found;
   }
 
-  /// The elements of a tuple-typed value: cuda.grid(n), cuda.gridsize(n),
-  /// an array's shape.
+  /// The elements of a tuple-typed value: a tuple display, a tuple local or
+  /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
   std::vector<ExprPtr> tupleElements(const ast::Expr &e) {
     std::vector<ExprPtr> elements;
+    if (auto *tuple = dyn_cast<ast::TupleExpr>(&e)) {
+      for (const ast::ExprPtr &element : tuple->elements)
+        elements.push_back(expr(*element));
+      return elements;
+    }
+    if (auto *name = dyn_cast<ast::NameExpr>(&e)) {
+      if (auto it = tupleVars_.find(name->symbol); it != tupleVars_.end()) {
+        for (const Variable *var : it->second)
+          elements.push_back(std::make_unique<VarRef>(e.range(), var));
+        return elements;
+      }
+      const auto &values = name->symbol->tupleConstant;
+      for (size_t i = 0; i < values.size(); ++i)
+        elements.push_back(constantOf(values[i], toIRType(e.type->elements()[i]), e.range()));
+      return elements;
+    }
     if (auto *call = dyn_cast<ast::CallExpr>(&e)) {
       const auto count = static_cast<unsigned>(call->args.front()->constant->intValue);
       for (unsigned axis = 0; axis < count; ++axis)
@@ -489,6 +555,7 @@ private:
 
   void store(const ast::Expr &target, ExprPtr value, SourceRange loc, StmtList &out) {
     if (auto *name = dyn_cast<ast::NameExpr>(&target)) {
+      assert(!tupleVars_.count(name->symbol) && "tuples are stored by storeTuple");
       Variable *var = vars_.at(name->symbol);
       value = castTo(std::move(value), var->type);
       if (var->kind == Variable::Kind::Local && declared_.insert(var).second)
@@ -588,9 +655,24 @@ private:
 
   ExprPtr subscript(const ast::SubscriptExpr &e) {
     if (e.object->type->isTuple()) {
+      std::vector<ExprPtr> elements = tupleElements(*e.object);
+      const ast::Expr &index = *e.indices.front();
       // a.shape[k], cuda.grid(2)[k]: the k-th element (Sema normalised k).
-      auto position = static_cast<size_t>(e.indices.front()->constant->intValue);
-      return std::move(tupleElements(*e.object)[position]);
+      if (index.constant)
+        return std::move(elements[static_cast<size_t>(index.constant->intValue)]);
+      // t[k] at run time: k == 0 ? t0 : k == 1 ? t1 : ... : the last. The
+      // index is pure (Sema allows no call with effects in it), so each
+      // test may evaluate it again; the optimiser shares the value.
+      const Type type = toIRType(e.type);
+      const Type i64 = Type::scalarType(ScalarKind::Int64);
+      ExprPtr result = castTo(std::move(elements.back()), type);
+      for (size_t k = elements.size() - 1; k-- > 0;) {
+        ExprPtr test = std::make_unique<Compare>(e.range(), CompareOp::Eq, castTo(expr(index), i64),
+                                                 std::make_unique<Constant>(e.range(), i64, int64_t(k), double(k)));
+        result = std::make_unique<Select>(e.range(), std::move(test), castTo(std::move(elements[k]), type),
+                                          std::move(result));
+      }
+      return result;
     }
     return std::make_unique<ArrayLoad>(e.range(), arrayOf(*e.object), indices(e));
   }
@@ -808,10 +890,24 @@ private:
 
   static ExprPtr zeroOf(Type type, SourceRange loc) { return std::make_unique<Constant>(loc, type, 0, 0.0); }
 
-  /// Converts `e` to `type`, folding the conversion of a constant.
+  /// Whether `e` is a constant or a choice among constants.
+  static bool isConstantChoice(const Expr &e) {
+    if (isa<Constant>(e))
+      return true;
+    auto *select = dyn_cast<Select>(&e);
+    return select && isConstantChoice(*select->thenValue) && isConstantChoice(*select->elseValue);
+  }
+
+  /// Converts `e` to `type`, folding the conversion of a constant (and of
+  /// a choice among constants: WEIGHTS[k]).
   static ExprPtr castTo(ExprPtr e, Type type) {
     if (e->type() == type)
       return e;
+    if (auto *select = dyn_cast<Select>(e.get()); select && isConstantChoice(*select)) {
+      return std::make_unique<Select>(select->loc(), std::move(select->condition),
+                                      castTo(std::move(select->thenValue), type),
+                                      castTo(std::move(select->elseValue), type));
+    }
     if (auto *c = dyn_cast<Constant>(e.get())) {
       const bool fromFloat = isFloat(c->type().scalar);
       if (type.isBool()) {
@@ -846,6 +942,8 @@ private:
   Function &function_;
   const FunctionMap &functions_;
   std::map<const Symbol *, Variable *> vars_;
+  /// Tuple locals: one variable per element.
+  std::map<const Symbol *, std::vector<Variable *>> tupleVars_;
   std::set<const Variable *> declared_;
   /// Parameters the body assigns: their value may change.
   std::set<const Variable *> assignedParams_;

@@ -1,0 +1,60 @@
+// Runs tuples.pyk and compares with the same computations in C++.
+#include "tuples.pyk.h"
+
+#include <cstdio>
+#include <vector>
+
+int main() {
+  int passed = 0, failed = 0;
+  auto check = [&](const char *what, long long i, double got, double want) {
+    if (got == want) {
+      ++passed;
+      return;
+    }
+    ++failed;
+    std::printf("FAIL %s[%lld]: got %.9g, want %.9g\n", what, i, got, want);
+  };
+
+  const int n = 300;
+  std::vector<float> x(n);
+  for (int i = 0; i < n; ++i)
+    x[i] = static_cast<float>((i * 37) % 101) * 0.5f;
+  auto dx = pyk::to_device(x);
+  auto dout = pyk::to_device(std::vector<float>(n, -1.0f));
+  pyk::kernels::smooth({(n + 63) / 64, 64}, dx, dout);
+  std::vector<float> out(n);
+  dout.copy_to_host(out);
+  check("smooth edge", 0, out[0], -1.0f);
+  check("smooth edge", n - 1, out[n - 1], -1.0f);
+  for (int i = 1; i < n - 1; ++i) {
+    // float32 throughout: the weights are weak Python floats.
+    float acc = 0.0f;
+    acc += 0.25f * x[i - 1];
+    acc += 0.5f * x[i];
+    acc += 0.25f * x[i + 1];
+    check("smooth", i, out[i], acc);
+  }
+
+  const int rows = 13, cols = 21;
+  auto dtiles = pyk::device_empty<std::int32_t>({rows, cols});
+  pyk::kernels::tile_ids({{4, 8}, {4, 4}}, dtiles);
+  std::vector<std::int32_t> tiles(rows * cols);
+  dtiles.copy_to_host(tiles);
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < cols; ++c)
+      check("tile_ids", r * cols + c, tiles[r * cols + c], (r / 4) * 100 + c / 8);
+
+  std::vector<std::int64_t> choices = {0, 1, 2, 3, 4, 5, -1};
+  auto dchoices = pyk::to_device(choices);
+  auto dpicked = pyk::device_empty<float>({static_cast<std::int64_t>(choices.size())});
+  pyk::kernels::pick({1, 32}, dchoices, dpicked);
+  std::vector<float> picked(choices.size());
+  dpicked.copy_to_host(picked);
+  const float pair[] = {1.5f, -2.0f}, weights[] = {0.25f, 0.5f, 0.25f};
+  for (std::size_t i = 0; i + 1 < choices.size(); ++i)
+    check("pick", static_cast<long long>(i), picked[i], pair[choices[i] % 2] + weights[choices[i] % 3]);
+  check("pick[-1]", 6, picked[6], -2.0f);
+
+  std::printf("tuples on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
+  return failed == 0 ? 0 : 1;
+}
