@@ -415,6 +415,7 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
     if (param.defaultValue)
       error(param.defaultValue->range()) << functionKindName(function) << " parameters cannot have default values";
     const Type *annotated = param.annotation ? evaluateTypeExpr(*param.annotation, false) : nullptr;
+    warnIfNotPython(param.annotation.get());
     const Type *fromSignature =
         signature && index < signature->params.size() ? signature->params[index] : nullptr;
     const Type *type = annotated ? annotated : fromSignature;
@@ -444,6 +445,17 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
     function.params.push_back(symbol);
     ++index;
   }
+}
+
+/// `bool[:]` means an array of bools to pyk, but Python evaluates
+/// annotations when it defines the function, and the builtin bool cannot
+/// be subscripted: the file would no longer run under Numba.
+void Sema::warnIfNotPython(const Expr *annotation) {
+  auto *subscript = llvm::dyn_cast_or_null<SubscriptExpr>(annotation);
+  auto *name = subscript ? dyn_cast<NameExpr>(subscript->object.get()) : nullptr;
+  if (name && name->name == "bool" && !moduleScope_.count("bool"))
+    warning(name->range()) << "'bool[...]' fails under Python, where the builtin bool cannot be subscripted; write "
+                              "'boolean[...]' (or 'b1[...]') so the file also runs under Numba";
 }
 
 void Sema::checkBodyToFixpoint(FunctionInfo &function) {

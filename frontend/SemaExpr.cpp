@@ -516,6 +516,13 @@ Sema::ArithmeticTypes Sema::arithmeticTypes(BinaryOp op, Expr &lhs, Expr &rhs, S
       }
   }
   PromotionOperand promoted = promote(promotionOperand(lhs), promotionOperand(rhs));
+  if ((bitwise || shift) && isFloat(promoted.kind)) {
+    // uint64 with a signed integer: NumPy promotes to float64, which has no
+    // bits to operate on.
+    error(opRange) << "operator '" << binaryOpSpelling(op) << "' has no integer type that holds both "
+                   << lhs.type->str() << " and " << rhs.type->str() << "; convert one of them, e.g. 'uint64(...)'";
+    return {};
+  }
   // bool & bool stays bool (NumPy); all other arithmetic on bools is int64.
   if (!(bitwise && promoted.kind == ScalarKind::Bool))
     promoted = arithmeticResult(promoted);
@@ -710,6 +717,28 @@ const Type *Sema::checkCompare(CompareExpr &expr) {
   return setType(expr, types_.boolType());
 }
 
+/// (a, b) if c else (b, a): tuples of one length; each element promotes
+/// as a scalar conditional's would.
+const Type *Sema::checkTupleConditional(ConditionalExpr &expr) {
+  const auto &thenElements = expr.thenValue->type->elements();
+  const auto &elseElements = expr.elseValue->type->elements();
+  if (thenElements.size() != elseElements.size()) {
+    error(expr.range()) << "the branches of a conditional expression are tuples of " << thenElements.size()
+                        << " and " << elseElements.size() << " elements";
+    return setType(expr, types_.errorType());
+  }
+  auto operand = [&](const Expr &branch, size_t i) {
+    if (auto *tuple = dyn_cast<TupleExpr>(&branch))
+      return promotionOperand(*tuple->elements[i]);
+    const bool weak = tupleElementConstant(branch, i).has_value();
+    return PromotionOperand{branch.type->elements()[i]->scalarKind(), weak};
+  };
+  std::vector<const Type *> elements;
+  for (size_t i = 0; i < thenElements.size(); ++i)
+    elements.push_back(types_.scalar(promote(operand(*expr.thenValue, i), operand(*expr.elseValue, i)).kind));
+  return setType(expr, types_.tuple(elements));
+}
+
 const Type *Sema::checkConditional(ConditionalExpr &expr) {
   const Type *conditionType = checkValue(*expr.condition);
   const Type *thenType = checkValue(*expr.thenValue);
@@ -718,8 +747,10 @@ const Type *Sema::checkConditional(ConditionalExpr &expr) {
     return setType(expr, types_.errorType());
   if (!requireBool(*expr.condition, "the condition of a conditional expression"))
     return setType(expr, types_.errorType());
+  if (thenType->isTuple() && elseType->isTuple())
+    return checkTupleConditional(expr);
   if (!thenType->isScalar() || !elseType->isScalar()) {
-    error(expr.range()) << "both branches of a conditional expression must be numbers";
+    error(expr.range()) << "both branches of a conditional expression must be numbers, or tuples";
     return setType(expr, types_.errorType());
   }
   PromotionOperand promoted = promote(promotionOperand(*expr.thenValue), promotionOperand(*expr.elseValue));

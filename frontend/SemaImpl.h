@@ -44,6 +44,7 @@ private:
   void checkDecoratorOptions(ast::CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature);
   void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
   void checkBodyToFixpoint(FunctionInfo &function);
+  void warnIfNotPython(const ast::Expr *annotation);
   void resetReturnInference();
   /// Device functions: the return type from the return statements, and
   /// that every path returns a value when there is one.
@@ -129,6 +130,7 @@ private:
   const Type *checkBoolOp(ast::BoolOpExpr &expr);
   const Type *checkCompare(ast::CompareExpr &expr);
   const Type *checkConditional(ast::ConditionalExpr &expr);
+  const Type *checkTupleConditional(ast::ConditionalExpr &expr);
   /// The operand types and result type of `lhs op rhs`; null result after
   /// an error (reported at `opRange`).
   struct ArithmeticTypes {

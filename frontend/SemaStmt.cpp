@@ -114,8 +114,12 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
   }
   if (auto *tuple = dyn_cast<TupleExpr>(&target)) {
     // i, j = cuda.grid(2); rows, cols = m.shape
-    if (valueType->isError())
+    if (valueType->isError()) {
+      // The value's error is reported; the targets stay silent from here on.
+      for (ExprPtr &element : tuple->elements)
+        assignTo(*element, valueType, valueRange);
       return;
+    }
     if (!valueType->isTuple()) {
       error(valueRange) << "cannot unpack a value of type " << valueType->str() << " into "
                         << tuple->elements.size() << " targets";

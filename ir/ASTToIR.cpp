@@ -426,6 +426,18 @@ private:
         elements.push_back(expr(*element));
       return elements;
     }
+    if (auto *choice = dyn_cast<ast::ConditionalExpr>(&e)) {
+      // One select per element; each evaluates only its chosen side.
+      std::vector<ExprPtr> thenValues = tupleElements(*choice->thenValue);
+      std::vector<ExprPtr> elseValues = tupleElements(*choice->elseValue);
+      for (size_t i = 0; i < thenValues.size(); ++i) {
+        const Type type = toIRType(e.type->elements()[i]);
+        elements.push_back(std::make_unique<Select>(e.range(), expr(*choice->condition),
+                                                    castTo(std::move(thenValues[i]), type),
+                                                    castTo(std::move(elseValues[i]), type)));
+      }
+      return elements;
+    }
     if (auto *name = dyn_cast<ast::NameExpr>(&e)) {
       if (auto it = tupleVars_.find(name->symbol); it != tupleVars_.end()) {
         for (const Variable *var : it->second)

@@ -321,7 +321,9 @@ public:
   StmtList body;
 };
 
-/// for (var = start; step > 0 ? var < stop : var > stop; var += step) body
+/// for (var = start; step > 0 ? var < stop : step < 0 && var > stop; var += step)
+///   body
+/// (a zero step runs no iteration, where Python raises ValueError).
 ///
 /// `var` is declared by the loop and lives in its body. `stop` and `step`
 /// are evaluated once, before the first iteration, so lowering makes them

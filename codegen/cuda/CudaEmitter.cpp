@@ -218,8 +218,13 @@ private:
     const std::string stop = wrap(expr(*s.stop), Relational + 1);
     const std::string ascending = i + " < " + stop, descending = i + " > " + stop;
     std::string test = s.stepSign > 0 ? ascending : s.stepSign < 0 ? descending : "";
-    if (s.stepSign == 0)
-      test = wrap(expr(*s.step), Relational + 1) + " > 0 ? " + ascending + " : " + descending;
+    if (s.stepSign == 0) {
+      // A step of zero runs no iteration (Python raises ValueError).
+      const std::string step = wrap(expr(*s.step), Relational + 1);
+      test = isSignedInteger(s.var->type.scalar)
+                 ? step + " > 0 ? " + ascending + " : " + step + " < 0 && " + descending
+                 : step + " != 0 && " + ascending;
+    }
     std::string next = "++" + i;
     if (auto *step = llvm::dyn_cast<Constant>(s.step.get()); !step || (step->intValue != 1 && step->intValue != -1))
       next = i + " += " + wrap(expr(*s.step), Conditional);
@@ -422,11 +427,7 @@ private:
     case BinaryOp::Div:
       return infix(" / ", Multiplicative);
     case BinaryOp::FloorDiv:
-      if (floating)
-        return {std::string(kind == ScalarKind::Float32 ? "floorf(" : "floor(") + wrap(expr(*b.lhs), Multiplicative) +
-                    " / " + wrap(expr(*b.rhs), Multiplicative + 1) + ")",
-                Postfix};
-      return helper(Helper::FloorDiv);
+      return helper(floating ? Helper::FloatFloorDiv : Helper::FloorDiv);
     case BinaryOp::Mod:
       return helper(floating ? Helper::FloatMod : Helper::Mod);
     case BinaryOp::Pow:

@@ -11,6 +11,8 @@ const char *helperName(Helper helper) {
     return "pyk_mod";
   case Helper::FloatMod:
     return "pyk_fmod";
+  case Helper::FloatFloorDiv:
+    return "pyk_ffloordiv";
   case Helper::IntPow:
     return "pyk_ipow";
   case Helper::Shl:
@@ -67,12 +69,36 @@ template <typename T> __device__ __forceinline__ T pyk_mod(T a, T b) {
 }
 )";
   case Helper::FloatMod:
-    return R"(// Python's a % b on floats: the result takes the divisor's sign.
+    return R"(// Python's a % b on floats (NumPy's npy_divmod): fmod's remainder moved to
+// the divisor's sign, a zero one too; modulo by zero gives nan.
 template <typename T> __device__ __forceinline__ T pyk_fmod(T a, T b) {
-    T r = fmod(a, b);
-    if (r != 0 && ((r < 0) != (b < 0)))
-        r += b;
-    return r;
+    T mod = fmod(a, b);
+    if (b == 0)
+        return mod;
+    if (mod == 0)
+        return copysign(T(0), b);
+    if ((b < 0) != (mod < 0))
+        mod += b;
+    return mod;
+}
+)";
+  case Helper::FloatFloorDiv:
+    return R"(// Python's a // b on floats (NumPy's npy_divmod): (a - fmod(a, b)) / b is
+// nearly an integer and is snapped to one, so 1.0 // 0.1 is 9.0 as in
+// Python (floor(1.0 / 0.1) would be 10.0); dividing by zero gives a / b.
+template <typename T> __device__ __forceinline__ T pyk_ffloordiv(T a, T b) {
+    if (b == 0)
+        return a / b;
+    T mod = fmod(a, b);
+    T div = (a - mod) / b;
+    if (mod != 0 && (b < 0) != (mod < 0))
+        div -= 1;
+    if (div == 0)
+        return copysign(T(0), a / b);
+    T floordiv = floor(div);
+    if (div - floordiv > T(0.5))
+        floordiv += 1;
+    return floordiv;
 }
 )";
   case Helper::IntPow:

@@ -14,7 +14,7 @@
 
 namespace pyk::cuda {
 
-enum class Helper { FloorDiv, Mod, FloatMod, IntPow, Shl, Shr, Min, Max, LaneId };
+enum class Helper { FloorDiv, FloatFloorDiv, Mod, FloatMod, IntPow, Shl, Shr, Min, Max, LaneId };
 
 /// The name the generated code calls ("pyk_floordiv").
 const char *helperName(Helper helper);

@@ -36,14 +36,35 @@ llvm::Value *emitIntegerDivision(llvm::IRBuilder<> &builder, llvm::Value *a, llv
   return builder.CreateSelect(byZero, zero, builder.CreateSelect(byMinusOne, byMinusOneResult, result));
 }
 
-/// Python's % on floats, from C's fmod(a, b) (`remainder`): the result
-/// takes the divisor's sign.
-llvm::Value *emitFloatModulo(llvm::IRBuilder<> &builder, llvm::Value *a, llvm::Value *b, llvm::Value *remainder) {
-  llvm::Value *r = remainder;
-  llvm::Value *zero = llvm::ConstantFP::get(a->getType(), 0.0);
-  llvm::Value *signsDiffer = builder.CreateXor(builder.CreateFCmpOLT(r, zero), builder.CreateFCmpOLT(b, zero));
-  llvm::Value *adjust = builder.CreateAnd(builder.CreateFCmpONE(r, zero), signsDiffer);
-  return builder.CreateSelect(adjust, builder.CreateFAdd(r, b), r);
+/// The remainder moves to the divisor's sign (a zero one too), and the
+/// quotient (a - remainder) / b, nearly an integer, is snapped to one:
+/// 1.0 // 0.1 is 9.0, as in Python, where floor(1.0 / 0.1) would be 10.0.
+llvm::Value *emitFloatDivmod(llvm::IRBuilder<> &builder, llvm::Value *a, llvm::Value *b, llvm::Value *remainder,
+                             bool wantRemainder) {
+  llvm::Type *type = a->getType();
+  auto constant = [&](double value) { return llvm::ConstantFP::get(type, value); };
+  llvm::Value *zero = constant(0.0);
+  llvm::Value *quotient = builder.CreateFDiv(a, b);
+  llvm::Value *byZero = builder.CreateFCmpOEQ(b, zero);
+  // `mod != 0` as C tests it: true for nan.
+  llvm::Value *nonZeroRemainder = builder.CreateFCmpUNE(remainder, zero);
+  llvm::Value *signsDiffer =
+      builder.CreateXor(builder.CreateFCmpOLT(b, zero), builder.CreateFCmpOLT(remainder, zero));
+  llvm::Value *adjust = builder.CreateAnd(nonZeroRemainder, signsDiffer);
+  if (wantRemainder) {
+    llvm::Value *moved = builder.CreateSelect(adjust, builder.CreateFAdd(remainder, b), remainder);
+    llvm::Value *signedZero = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, b);
+    llvm::Value *result = builder.CreateSelect(nonZeroRemainder, moved, signedZero);
+    return builder.CreateSelect(byZero, remainder, result);
+  }
+  llvm::Value *exact = builder.CreateFDiv(builder.CreateFSub(a, remainder), b);
+  llvm::Value *div = builder.CreateSelect(adjust, builder.CreateFSub(exact, constant(1.0)), exact);
+  llvm::Value *floored = builder.CreateUnaryIntrinsic(llvm::Intrinsic::floor, div);
+  llvm::Value *roundUp = builder.CreateFCmpOGT(builder.CreateFSub(div, floored), constant(0.5));
+  llvm::Value *snapped = builder.CreateSelect(roundUp, builder.CreateFAdd(floored, constant(1.0)), floored);
+  llvm::Value *signedZero = builder.CreateBinaryIntrinsic(llvm::Intrinsic::copysign, zero, quotient);
+  llvm::Value *result = builder.CreateSelect(builder.CreateFCmpUNE(div, zero), snapped, signedZero);
+  return builder.CreateSelect(byZero, quotient, result);
 }
 
 /// NumPy's shifts: a count outside [0, bits) gives 0, or -1 for >> of a

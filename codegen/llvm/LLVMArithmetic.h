@@ -13,7 +13,11 @@ llvm::Value *emitIntegerDivision(llvm::IRBuilder<> &builder, llvm::Value *a, llv
                                  bool wantRemainder);
 
 /// a % b on floats, from C's fmod(a, b) already computed as `remainder`.
-llvm::Value *emitFloatModulo(llvm::IRBuilder<> &builder, llvm::Value *a, llvm::Value *b, llvm::Value *remainder);
+/// Python's a // b (or a % b with `wantRemainder`) on floats, as NumPy's
+/// npy_divmod computes them from `remainder` = fmod(a, b); by zero, a / b
+/// (inf or nan) and fmod's nan.
+llvm::Value *emitFloatDivmod(llvm::IRBuilder<> &builder, llvm::Value *a, llvm::Value *b, llvm::Value *remainder,
+                             bool wantRemainder);
 
 /// a << count or a >> count, as NumPy: counts outside [0, bits) give 0 (or
 /// -1 for >> of a negative signed value) instead of LLVM's poison.

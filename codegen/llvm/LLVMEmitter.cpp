@@ -559,9 +559,12 @@ private:
     llvm::Value *descending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT, i, stop);
     llvm::Value *test = s.stepSign > 0 ? ascending : s.stepSign < 0 ? descending : nullptr;
     if (!test) {
-      llvm::Value *positive = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_NE, step,
-                                                  llvm::ConstantInt::get(step->getType(), 0));
-      test = builder_.CreateSelect(positive, ascending, descending);
+      // A step of zero runs no iteration (Python raises ValueError); an
+      // unsigned step is never negative.
+      llvm::Value *zero = llvm::ConstantInt::get(step->getType(), 0);
+      llvm::Value *positive = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_NE, step, zero);
+      llvm::Value *negative = isSigned ? builder_.CreateICmpSLT(step, zero) : builder_.getFalse();
+      test = builder_.CreateSelect(positive, ascending, builder_.CreateAnd(negative, descending));
     }
     builder_.CreateCondBr(test, body, exit);
 
@@ -688,14 +691,13 @@ private:
     case BinaryOp::Div:
       return builder_.CreateFDiv(lhs, rhs);
     case BinaryOp::FloorDiv:
+    case BinaryOp::Mod: {
+      const bool wantRemainder = b.op == BinaryOp::Mod;
       if (floating)
-        return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::floor, builder_.CreateFDiv(lhs, rhs));
-      return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), /*wantRemainder=*/false);
-    case BinaryOp::Mod:
-      if (floating)
-        return emitFloatModulo(builder_, lhs, rhs,
-                               mathCall(kind == ScalarKind::Float32 ? "fmodf" : "fmod", {lhs, rhs}));
-      return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), /*wantRemainder=*/true);
+        return emitFloatDivmod(builder_, lhs, rhs, mathCall(kind == ScalarKind::Float32 ? "fmodf" : "fmod", {lhs, rhs}),
+                               wantRemainder);
+      return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), wantRemainder);
+    }
     case BinaryOp::Pow:
       if (floating)
         return mathCall(kind == ScalarKind::Float32 ? "powf" : "pow", {lhs, rhs});

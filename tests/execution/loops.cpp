@@ -24,6 +24,13 @@ int main() {
                          "break and continue", "while with break", "empty range", "last value"};
   for (int i = 0; i < 8; ++i)
     check(names[i], static_cast<double>(cases[i]), static_cast<double>(want[i]));
+  // A run-time step of 0 runs no iteration (Python raises ValueError); 2
+  // counts up from 5 to 0 in no steps either.
+  for (std::int64_t step : {0, 2}) {
+    pyk::kernels::loop_cases({1, 32}, out, step);
+    out.copy_to_host(cases);
+    check(step == 0 ? "run-time step 0" : "run-time step 2", static_cast<double>(cases[2]), 0.0);
+  }
 
   const int rows = 300, cols = 17;
   std::vector<float> m(rows * cols), sums(rows);

@@ -1,6 +1,7 @@
 // Runs tuples.pyk and compares with the same computations in C++.
 #include "tuples.pyk.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -54,6 +55,19 @@ int main() {
   for (std::size_t i = 0; i + 1 < choices.size(); ++i)
     check("pick", static_cast<long long>(i), picked[i], pair[choices[i] % 2] + weights[choices[i] % 3]);
   check("pick[-1]", 6, picked[6], -2.0f);
+
+  std::vector<std::int64_t> as = {3, -1, 7, 7, 0}, bs = {1, 5, 7, -9, 0};
+  auto da = pyk::to_device(as), db = pyk::to_device(bs);
+  const auto pairs = static_cast<std::int64_t>(as.size());
+  auto dlo = pyk::device_empty<std::int64_t>({pairs}), dhi = pyk::device_empty<std::int64_t>({pairs});
+  pyk::kernels::sort_pairs({1, 32}, da, db, dlo, dhi);
+  std::vector<std::int64_t> lo(as.size()), hi(as.size());
+  dlo.copy_to_host(lo);
+  dhi.copy_to_host(hi);
+  for (std::size_t i = 0; i < as.size(); ++i) {
+    check("sort_pairs lo", static_cast<long long>(i), double(lo[i]), double(std::min(as[i], bs[i])));
+    check("sort_pairs hi", static_cast<long long>(i), double(hi[i]), double(std::max(as[i], bs[i])));
+  }
 
   std::printf("tuples on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
   return failed == 0 ? 0 : 1;
