@@ -1,7 +1,6 @@
 #!/usr/bin/env bash
-# Runs every .pyk file in examples/, tests/golden/ and tests/execution/ that
-# pykc accepts
-# through every backend:
+# Runs every .pyk file in examples/, tests/golden/, tests/execution/ and
+# tests/numba/ that pykc accepts through every backend:
 #   - the CUDA C++ must compile with nvcc for sm_90 without a warning;
 #   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90;
 #   - the host code (launch functions and the CPU device's object) must
@@ -37,7 +36,7 @@ check_one() {
 export -f check_one
 export pykc nvcc ptxas work root
 
-find "$root/examples" "$root/tests/golden" "$root/tests/execution" -name '*.pyk' -print0 | sort -z |
+find "$root/examples" "$root/tests/golden" "$root/tests/execution" "$root/tests/numba" -name '*.pyk' -print0 | sort -z |
   xargs -0 -n1 -P2 bash -c 'check_one "$0"' >"$work/results"
 
 grep '^FAIL' -A20 "$work/results" || true

@@ -1,0 +1,327 @@
+"""The cross-check's cases: which kernel runs on which inputs.
+
+Each case names a .pyk file (relative to tests/), a kernel, the launch
+configuration and a function that builds the kernel's arguments from a
+seeded generator, in parameter order: NumPy arrays of exactly the
+parameter's dtype and rank, and NumPy scalars of exactly the parameter's
+type. Inputs stay small: the simulator runs every GPU thread as a Python
+thread. In the simulator, array elements are NumPy scalars (they wrap like
+pyk's integers), but cuda.grid, threadIdx and friends, range() variables
+and literals are Python ints, which never overflow: the kernels keep those
+in range.
+
+By default every array argument must come out the same from pyk and from
+Numba. The other fields say where that is not the whole story; each use
+cites the rule of LANGUAGE.md it rests on.
+"""
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+
+SEED = 20240611
+
+
+@dataclass(frozen=True)
+class Case:
+    file: str
+    kernel: str
+    grid: int | tuple
+    block: int | tuple
+    make_args: Callable[[np.random.Generator], list]
+    # Exact values pyk must give for these outputs (param -> f(inputs)),
+    # checked in addition to the comparison with Numba.
+    pyk_expected: dict = field(default_factory=dict)
+    # A deliberate difference: for these outputs Numba is checked against
+    # its own value (param -> f(inputs)) instead of against pyk, whose value
+    # pyk_expected must then give.
+    numba_expected: dict = field(default_factory=dict)
+    # False where Numba cannot run the kernel at all; pyk_expected is then
+    # the whole check.
+    run_numba: bool = True
+    note: str = ""
+
+
+def ints(rng, dtype, n, low, high):
+    return rng.integers(low, high, size=n, endpoint=True, dtype=dtype)
+
+
+def floats(rng, dtype, shape, low=-4.0, high=4.0):
+    return rng.uniform(low, high, size=shape).astype(dtype)
+
+
+def zeros(dtype, shape):
+    return np.zeros(shape, dtype=dtype)
+
+
+def wrapped_int32(values):
+    """int64 values as the int32 arithmetic that produced them wraps them."""
+    return np.asarray(values, dtype=np.int64).astype(np.int32)
+
+
+def with_zeros(values):
+    """Every seventh element 0."""
+    values[::7] = 0
+    return values
+
+
+def with_nans(values, first=0):
+    """Every fifth element NaN, from `first` on."""
+    values[first::5] = np.nan
+    return values
+
+
+def with_values(values, *specials):
+    """The first elements replaced by `specials` (edge cases random inputs miss)."""
+    values[: len(specials)] = specials
+    return values
+
+
+def nonzero(values):
+    """Zero replaced by 3: for divisors (division by zero has its own case,
+    by_zero) and range steps (Python raises for a zero step)."""
+    values[values == 0] = 3
+    return values
+
+
+# Float // and % where Python's definition (fmod, then the divisor's sign,
+# also for a zero result) differs from floor(x / y) or C's fmod: 1.0 // 0.1
+# is 9.0 (0.1 is a little more than a tenth), -6.0 % 3.0 is +0.0, 6.0 % -3.0
+# is -0.0, -1e-20 % 1.0 rounds to 1.0, and infinite divisors.
+FLOAT_DIVIDENDS = (1.0, -1.0, -6.0, 6.0, -0.0, 0.0, -1e-20, 1e-20, 5.0, -5.0, np.inf, 0.3)
+FLOAT_DIVISORS = (0.1, 0.1, 3.0, -3.0, 1.0, -1.0, 1.0, -1.0, np.inf, np.inf, 2.0, 0.1)
+
+N = 48  # elements per 1-D case: one full block of 32 and a partial one
+
+CASES = [
+    # --- numba/kernels/arithmetic.pyk ---------------------------------------
+    Case("numba/kernels/arithmetic.pyk", "saxpy", 2, 32,
+         lambda rng: [np.float32(1.75), floats(rng, np.float32, N), floats(rng, np.float32, N),
+                      zeros(np.float32, N)]),
+    Case("numba/kernels/arithmetic.pyk", "mixed_types", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, -100000, 100000), ints(rng, np.int64, N, 1, 1000),
+                      ints(rng, np.uint8, N, 0, 255), ints(rng, np.uint32, N, 0, 4000000000),
+                      floats(rng, np.float32, N), floats(rng, np.float64, N),
+                      zeros(np.int64, (N, 5)), zeros(np.float64, (N, 5)), zeros(np.float32, (N, 3))],
+         note="float32 / 3.0 and float32 + 1: weak literals keep float32 in pyk (LANGUAGE.md, Types), "
+              "Numba computes float64; float32 tolerance"),
+    Case("numba/kernels/arithmetic.pyk", "wrapping", 1, 32,
+         lambda rng: [ints(rng, np.int8, 32, -128, 127), ints(rng, np.int8, 32, -128, 127),
+                      ints(rng, np.uint8, 32, 0, 255), zeros(np.int8, (32, 3)), zeros(np.uint8, (32, 2)),
+                      zeros(np.int64, 32)]),
+    # --- numba/kernels/division.pyk -----------------------------------------
+    Case("numba/kernels/division.pyk", "int_division", 2, 32,
+         lambda rng: [with_values(ints(rng, np.int64, N, -1000, 1000), -2**63, -2**63, 2**63 - 1),
+                      with_values(nonzero(ints(rng, np.int64, N, -9, 9)), -1, 1, -1),
+                      with_values(ints(rng, np.int32, N, -1000, 1000), -2**31, -2**31, 2**31 - 1),
+                      with_values(nonzero(ints(rng, np.int32, N, -9, 9)), -1, 1, -1),
+                      zeros(np.int64, (N, 4)), zeros(np.int64, (N, 4))],
+         note="includes the most negative value // -1 (wraps)"),
+    Case("numba/kernels/division.pyk", "float_division", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N, -50, 50), *FLOAT_DIVIDENDS),
+                      with_values(floats(rng, np.float64, N, -5, 5), *FLOAT_DIVISORS),
+                      with_values(floats(rng, np.float32, N, -50, 50), *FLOAT_DIVIDENDS),
+                      with_values(floats(rng, np.float32, N, -5, 5), *FLOAT_DIVISORS),
+                      zeros(np.float64, (N, 3)), zeros(np.float32, (N, 3))]),
+    Case("numba/kernels/division.pyk", "powers", 1, 32,
+         lambda rng: [with_values(ints(rng, np.int64, 32, -9, 9), 3, -2, 0, 0, 7),
+                      with_values(ints(rng, np.int64, 32, 0, 12), 50, 63, 0, 5, 40),
+                      floats(rng, np.float64, 32, 0.1, 3.0), floats(rng, np.float32, 32, 0.1, 3.0),
+                      zeros(np.int64, (32, 3)), zeros(np.float64, (32, 3)), zeros(np.float32, 32)]),
+    # Integer // and % by zero give 0 in pyk (LANGUAGE.md, Semantics). Python
+    # ints would raise, but array elements are NumPy scalars in the
+    # simulator, for which NumPy also gives 0 (as compiled Numba CUDA does,
+    # with its error_model='numpy'): both are checked.
+    Case("numba/kernels/division.pyk", "by_zero", 1, 8,
+         lambda rng: [np.array([7, -7, 0, 1, -1, 100, 5, -5], np.int64), zeros(np.int64, 8),
+                      np.array([7, -7, 0, 1, -1, 100, 5, -5], np.int32), zeros(np.int32, 8),
+                      np.full((8, 4), 99, np.int64)],
+         pyk_expected={"out": lambda inputs: np.zeros((8, 4))},
+         note="integer division by zero gives 0 (LANGUAGE.md, Semantics)"),
+    # --- numba/kernels/bits.pyk ---------------------------------------------
+    Case("numba/kernels/bits.pyk", "shifts", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -1000, 1000), ints(rng, np.int64, N, -2, 66),
+                      ints(rng, np.int32, N, -1000, 1000), ints(rng, np.int32, N, -2, 34),
+                      ints(rng, np.uint32, N, 0, 4000000000), zeros(np.int64, (N, 3)), zeros(np.int32, (N, 2)),
+                      zeros(np.uint32, (N, 2))]),
+    Case("numba/kernels/bits.pyk", "bitwise", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -2**40, 2**40), ints(rng, np.int32, N, -2**31, 2**31 - 1),
+                      ints(rng, np.uint8, N, 0, 255), ints(rng, np.uint64, N, 0, 2**64 - 1),
+                      zeros(np.int64, (N, 6)), zeros(np.uint64, (N, 3)), zeros(np.uint8, (N, 3))]),
+    # --- numba/kernels/logic.pyk --------------------------------------------
+    Case("numba/kernels/logic.pyk", "compare", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -20, 120), ints(rng, np.int32, N, -20, 120),
+                      ints(rng, np.uint32, N, 0, 4000000000), with_nans(floats(rng, np.float64, N, 0, 1).round(1)),
+                      floats(rng, np.float32, N, 0, 1).round(1), zeros(np.bool_, (N, 9))]),
+    Case("numba/kernels/logic.pyk", "logic", 2, 32,
+         lambda rng: [rng.integers(0, 2, N).astype(np.bool_), rng.integers(0, 2, N).astype(np.bool_),
+                      ints(rng, np.int64, N, -100, 2 * N), np.array([-5], np.int32), zeros(np.bool_, (N, 8)),
+                      zeros(np.int64, (N, 4))]),
+    # --- numba/kernels/builtins.pyk -----------------------------------------
+    Case("numba/kernels/builtins.pyk", "casts", 2, 32,
+         lambda rng: [with_zeros(floats(rng, np.float64, N, -100, 100)), floats(rng, np.float32, N, -100, 100),
+                      ints(rng, np.int64, N, -100000, 100000), zeros(np.int64, (N, 3)), zeros(np.int32, (N, 3)),
+                      zeros(np.uint8, (N, 2)), zeros(np.float64, (N, 3)), zeros(np.float32, (N, 2)),
+                      zeros(np.uint8, (N, 2))]),
+    Case("numba/kernels/builtins.pyk", "abs_min_max", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -50, 50), ints(rng, np.int32, N, -2**31, 2**31 - 1),
+                      with_values(ints(rng, np.int8, N, -128, 127), -128, 127, 0),
+                      with_values(with_nans(floats(rng, np.float64, N), first=1), -0.0, 0.0, -0.0, 0.0),
+                      with_values(with_nans(floats(rng, np.float64, N), first=2), 0.0, -0.0, -0.0, 0.0),
+                      floats(rng, np.float32, N),
+                      zeros(np.int64, (N, 5)), zeros(np.int8, (N, 2)), zeros(np.float64, (N, 5)),
+                      zeros(np.float32, (N, 2))]),
+    Case("numba/kernels/builtins.pyk", "rounding", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -40, 40) / 4.0, (ints(rng, np.int64, N, -40, 40) / 4.0).astype(np.float32),
+                      zeros(np.int64, (N, 3))]),
+    # --- numba/kernels/math_functions.pyk -----------------------------------
+    Case("numba/kernels/math_functions.pyk", "math32", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), floats(rng, np.float32, N, 0.1, 4.0), zeros(np.float32, (N, 30))],
+         note="pyk calls the C library's float functions, Python's math module computes in double; "
+              "float32 tolerance"),
+    Case("numba/kernels/math_functions.pyk", "math64", 2, 32,
+         lambda rng: [floats(rng, np.float64, N), floats(rng, np.float64, N, 0.1, 4.0), ints(rng, np.int64, N, 0, 20),
+                      zeros(np.float64, (N, 12))]),
+    Case("numba/kernels/math_functions.pyk", "rounding_and_tests", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N, -1e6, 1e6), np.nan, np.inf, -np.inf, -0.0, -0.5, 2.5),
+                      with_values(floats(rng, np.float32, N, -1e3, 1e3), np.inf, 1.5, np.nan, -1.5),
+                      zeros(np.int64, (N, 4)), zeros(np.uint8, (N, 5))]),
+    # --- numba/kernels/loops.pyk --------------------------------------------
+    Case("numba/kernels/loops.pyk", "ranges", 1, 32,
+         lambda rng: [ints(rng, np.int64, 32, -20, 20), ints(rng, np.int64, 32, -20, 20),
+                      with_values(nonzero(ints(rng, np.int64, 32, -4, 4)), 1, -1, 7, -7), zeros(np.int64, 32),
+                      zeros(np.int64, 32), zeros(np.int64, 32)]),
+    Case("numba/kernels/loops.pyk", "fixed_ranges", 1, 32, lambda rng: [zeros(np.int64, (20, 4))]),
+    Case("numba/kernels/loops.pyk", "collatz", 2, 32,
+         lambda rng: [with_values(ints(rng, np.int64, N, 1, 10000), 1, 27, 97, 871), zeros(np.int32, N),
+                      zeros(np.int64, N)]),
+    Case("numba/kernels/loops.pyk", "skip_and_stop", 1, 32,
+         lambda rng: [floats(rng, np.float32, (24, 9), -1, 3), np.float32(6.0), zeros(np.float32, 24),
+                      zeros(np.int32, 24)]),
+    Case("numba/kernels/loops.pyk", "nested", (2, 2), (8, 4), lambda rng: [zeros(np.int32, (13, 7))]),
+    Case("numba/kernels/loops.pyk", "grid_stride_scale", 2, 16,
+         lambda rng: [floats(rng, np.float32, 100), np.float32(-0.5)]),
+    # --- numba/kernels/indexing.pyk -----------------------------------------
+    Case("numba/kernels/indexing.pyk", "thread_ids", 3, 16, lambda rng: [zeros(np.int32, (40, 5))]),
+    Case("numba/kernels/indexing.pyk", "ids_2d", (3, 2), (4, 8), lambda rng: [zeros(np.int64, (11, 14, 6))]),
+    Case("numba/kernels/indexing.pyk", "matmul", (2, 2), (8, 8),
+         lambda rng: [floats(rng, np.float32, (12, 7), -1, 1), floats(rng, np.float32, (7, 10), -1, 1),
+                      zeros(np.float32, (12, 10))]),
+    Case("numba/kernels/indexing.pyk", "stencil_3d", (2, 2, 2), (4, 4, 2),
+         lambda rng: [floats(rng, np.float64, (6, 7, 4)), zeros(np.float64, (6, 7, 4))]),
+    Case("numba/kernels/indexing.pyk", "array_facts", 1, 4,
+         lambda rng: [zeros(np.float32, (5, 3)), zeros(np.int64, 9), zeros(np.int64, 6)]),
+    # --- numba/kernels/constants.pyk ----------------------------------------
+    Case("numba/kernels/constants.pyk", "use_constants", 2, 32,
+         lambda rng: [floats(rng, np.float32, N, -1, 1), ints(rng, np.int32, N, -200, 200),
+                      zeros(np.float32, (N, 2)), zeros(np.int32, (N, 4)), zeros(np.float64, N)],
+         note="constants are weak like literals: float32 * SCALE stays float32 in pyk (LANGUAGE.md, Types); "
+              "float32 tolerance"),
+    # --- numba/kernels/tuples.pyk -------------------------------------------
+    Case("numba/kernels/tuples.pyk", "transpose", (2, 2), (8, 8),
+         lambda rng: [floats(rng, np.float32, (9, 13)), zeros(np.float32, (13, 9))]),
+    Case("numba/kernels/tuples.pyk", "fibonacci_pairs", 1, 32,
+         lambda rng: [ints(rng, np.int64, 30, 0, 60), zeros(np.int64, (30, 3))]),
+    # --- numba/kernels/functions.pyk ----------------------------------------
+    Case("numba/kernels/functions.pyk", "use_functions", 2, 32,
+         lambda rng: [floats(rng, np.float32, N, -3, 3), ints(rng, np.int64, N, -500, 500),
+                      with_values(ints(rng, np.int64, N, -60, 60), 0, 7, -7), with_zeros(floats(rng, np.float64, N)),
+                      zeros(np.float32, (N, 2)), zeros(np.int64, (N, 4)), zeros(np.float64, N)]),
+    # --- numba/kernels/differences.pyk --------------------------------------
+    # Deliberate differences (see the file's comment): pyk must give the
+    # NEP 50 value exactly, Numba its own, legacy-promotion value.
+    Case("numba/kernels/differences.pyk", "weak_float_literal", 1, 32,
+         lambda rng: [floats(rng, np.float32, 32), zeros(np.float64, 32)],
+         pyk_expected={"out": lambda inputs: inputs[0] * np.float32(0.1) + np.float32(1.0)},
+         numba_expected={"out": lambda inputs: inputs[0].astype(np.float64) * 0.1 + 1.0},
+         note="weak float literal: float32 in pyk, float64 in Numba"),
+    Case("numba/kernels/differences.pyk", "weak_float_compare", 1, 8,
+         lambda rng: [np.array([0.1, 0.2, -0.1, 0.0999999, 0.1000001, 0.5, np.nan, 0.1], np.float32),
+                      zeros(np.bool_, (8, 2))],
+         pyk_expected={"out": lambda inputs: np.stack([inputs[0] == np.float32(0.1), inputs[0] > np.float32(0.1)], 1)},
+         numba_expected={"out": lambda inputs: np.stack([inputs[0].astype(np.float64) == 0.1,
+                                                         inputs[0].astype(np.float64) > 0.1], 1)},
+         note="float32 == 0.1: compared in float32 in pyk, in float64 in Numba"),
+    Case("numba/kernels/differences.pyk", "weak_int_literal", 1, 32,
+         lambda rng: [with_values(ints(rng, np.int32, 32, -2**31, 2**31 - 1), 2**31 - 1, 147483647, 147483648, -1),
+                      zeros(np.int64, 32)],
+         pyk_expected={"out": lambda inputs: wrapped_int32(inputs[0].astype(np.int64) + 2000000000)},
+         numba_expected={"out": lambda inputs: inputs[0].astype(np.int64) + 2000000000},
+         note="weak int literal: int32 (wrapping) in pyk, int64 in Numba"),
+    # NumPy 1.x promotes a uint64 scalar and a Python int to float64, which
+    # has no >>; so the simulator raises. Compiled Numba types this uint64,
+    # as pyk does, but cannot run here.
+    Case("numba/kernels/differences.pyk", "unsigned_with_literal", 1, 16,
+         lambda rng: [with_values(ints(rng, np.uint64, 16, 0, 2**64 - 1), 2**64 - 1, 0, 127, 128),
+                      zeros(np.uint64, 16)],
+         pyk_expected={"out": lambda inputs: (inputs[0] >> np.uint64(7)) + np.uint64(1)},
+         run_numba=False,
+         note="uint64 >> 7: uint64 in pyk; the simulator's NumPy 1.x raises"),
+    # bool + bool is int64 in pyk, as in Python and compiled Numba
+    # (docs/language.md: "bool arithmetic gives int64"), but NumPy's bool
+    # scalars, which the simulator runs on, add as a logical or.
+    Case("numba/kernels/differences.pyk", "bool_arithmetic", 1, 8,
+         lambda rng: [np.array([0, 1, 0, 1, 1, 0, 1, 0], np.bool_), np.array([0, 0, 1, 1, 1, 0, 0, 1], np.bool_),
+                      zeros(np.int64, 8)],
+         pyk_expected={"out": lambda inputs: inputs[0].astype(np.int64) + inputs[1]},
+         numba_expected={"out": lambda inputs: inputs[0] | inputs[1]},
+         note="bool + bool: int64 in pyk, a logical or for the simulator's NumPy scalars"),
+    # --- execution/*.pyk: the behaviour tests' kernels, on the same inputs
+    # their .cpp drivers use where those exercise edge cases -----------------
+    Case("execution/operators.pyk", "int_cases", 1, 64,
+         lambda rng: [np.array([7, -7, 7, -7, 0, 5, -2**63, -2**63, 12345, -1, 3, 1], np.int64),
+                      np.array([2, 2, -2, -2, 3, 0, -1, 1, 7, 70, -1, 63], np.int64)]
+         + [zeros(np.int64, 12) for _ in range(7)],
+         note="includes // and % by zero and by -1 of the most negative int64 (wrap)"),
+    Case("execution/operators.pyk", "float_cases", 1, 32,
+         lambda rng: [np.array([7.5, -7.5, 7.5, -7.5, 1e300, 2.0]), np.array([2.0, 2.0, -2.0, -2.0, 3.0, 0.5])]
+         + [zeros(np.float64, 6) for _ in range(3)]),
+    Case("execution/operators.pyk", "small_cases", 1, 32,
+         lambda rng: [zeros(np.int32, 6), np.array([False, True, False, False, False]),
+                      np.array([200, 100, 0x1F], np.uint8)]),
+    Case("execution/loops.pyk", "loop_cases", 1, 32, lambda rng: [zeros(np.int64, 8), np.int64(-2)]),
+    Case("execution/loops.pyk", "row_sums", 1, 32,
+         lambda rng: [floats(rng, np.float32, (20, 9)), zeros(np.float32, 20)]),
+    Case("execution/builtins.pyk", "conversions", 2, 32,
+         lambda rng: [with_zeros(floats(rng, np.float64, N, -1000, 1000)), zeros(np.int64, N), zeros(np.int32, N),
+                      zeros(np.float32, N), zeros(np.uint8, N)]),
+    Case("execution/builtins.pyk", "extremes", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -9, 9), ints(rng, np.int64, N, -9, 9),
+                      with_nans(floats(rng, np.float64, N)), zeros(np.int64, N), zeros(np.float64, N)]),
+    Case("execution/builtins.pyk", "rounding", 1, 32,
+         lambda rng: [ints(rng, np.int64, 24, -20, 20) / 4.0,
+                      (ints(rng, np.int64, 24, -20, 20) / 4.0).astype(np.float32), zeros(np.int64, (24, 3))]),
+    Case("execution/math_functions.pyk", "unary32", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, (N, 10))],
+         note="float32 math; float32 tolerance"),
+    # Finite inputs only: Python's math.floor and friends raise for NaN and inf.
+    Case("execution/math_functions.pyk", "unary64", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N), -0.0, 0.75, -2.5), zeros(np.float64, (N, 6)),
+                      zeros(np.int64, (N, 3)), zeros(np.uint8, (N, 3))]),
+    Case("execution/statements.pyk", "first_above", 1, 32,
+         lambda rng: [np.array([0.5, 1.5, 2.5, 7.0, 1.0, 9.0], np.float32), np.float32(2.0), zeros(np.int64, 1)]),
+    Case("execution/statements.pyk", "loop_else", 1, 32, lambda rng: [zeros(np.int64, 3)]),
+    Case("execution/statements.pyk", "declared_types", 1, 32,
+         lambda rng: [floats(rng, np.float32, 20), zeros(np.float64, 20), zeros(np.int32, 20)]),
+    Case("execution/statements.pyk", "rounding", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N, -500, 500), 2.675, 1.005, -0.125, 25.0, 35.0, 0.5),
+                      np.int64(1), zeros(np.float64, N), zeros(np.float64, N), zeros(np.float64, N)]),
+    Case("execution/statements.pyk", "halvings", 1, 32,
+         lambda rng: [with_values(ints(rng, np.int64, 24, -5, 10**12), 0, 1, 2, 1024, 1023), zeros(np.int32, 24)]),
+    Case("execution/statements.pyk", "lanes", 1, (16, 4), lambda rng: [zeros(np.int32, (4, 16))]),
+    # WEIGHTS[k] is a weak Python float in pyk (float32 math), float64 in Numba.
+    Case("execution/tuples.pyk", "smooth", 2, 32,
+         lambda rng: [floats(rng, np.float32, 50), zeros(np.float32, 50)],
+         note="weak tuple constants: float32 in pyk, float64 in Numba; float32 tolerance"),
+    Case("execution/tuples.pyk", "tile_ids", (4, 6), (4, 4), lambda rng: [zeros(np.int32, (13, 21))]),
+    Case("execution/tuples.pyk", "pick", 1, 32,
+         lambda rng: [with_values(ints(rng, np.int64, 20, -3, 50), -1, 0, 1, 2), zeros(np.float32, 20)]),
+    Case("execution/tuples.pyk", "sort_pairs", 1, 32,
+         lambda rng: [ints(rng, np.int64, 24, -9, 9), ints(rng, np.int64, 24, -9, 9),
+                      zeros(np.int64, 24), zeros(np.int64, 24)]),
+    Case("execution/grids.pyk", "add_2d", (2, 3), (8, 4),
+         lambda rng: [floats(rng, np.float32, (13, 10)), floats(rng, np.float32, (13, 10)),
+                      zeros(np.float32, (13, 10))]),
+    Case("execution/grids.pyk", "grid_stride", 3, 8, lambda rng: [ints(rng, np.int64, 100, -1000, 1000)]),
+    Case("execution/grids.pyk", "swaps", (2, 3), (4, 2), lambda rng: [zeros(np.int64, 7)]),
+]

@@ -1,0 +1,319 @@
+#!/usr/bin/python3
+"""Runs pyk's conformance kernels on pyk's CPU device and under Numba's CUDA
+simulator, and requires the same outputs (LANGUAGE.md, principle 2: a .pyk
+file is a Numba kernel, and Numba is the reference).
+
+For each case of cases.py:
+  1. pykc FILE --emit=host writes NAME.pyk.cpu.o, the CPU device's code with
+     one entry pyk_cpu_<kernel> per kernel; it is linked into a shared object
+     and loaded with ctypes.
+  2. The arguments are packed as the generated launch function packs them
+     (NAME.pyk.cpp): a scalar is one pointer to its value, an array is a
+     pointer to its data pointer followed by one pointer to an int64 per
+     extent. The types come from the generated header, and the case's
+     inputs must have exactly those dtypes and ranks.
+  3. The shim (cpu_launch_shim.cpp) launches the entry through the pyk
+     runtime on the CPU device, on the case's NumPy arrays.
+  4. The same .pyk file, imported as a Python module with
+     NUMBA_ENABLE_CUDASIM=1, runs the kernel under the simulator on copies of
+     the same inputs.
+  5. Every array argument (outputs and inputs alike) is compared: integers
+     and bools exactly, floats within a tolerance (see Tolerance below).
+
+usage: cross_check.py --pykc PYKC --shim LIBSHIM.so --cxx CXX [--work DIR] [--only SUBSTRING]
+Exits non-zero on any mismatch or failure; the last line is
+"cross-check: N kernels, M arrays compared, K mismatches".
+"""
+import os
+import sys
+
+# The simulator must be chosen before numba is first imported. Importing
+# cases.py and the .pyk files must not leave bytecode caches in the source tree.
+os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+sys.dont_write_bytecode = True
+
+import argparse
+import ctypes
+import importlib.machinery
+import importlib.util
+import re
+import subprocess
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import numpy as np
+
+import cases as case_specs
+
+TESTS_DIR = Path(__file__).resolve().parent.parent
+
+# The element types of the generated launch functions' parameters.
+CPP_TYPES = {
+    "bool": np.bool_,
+    "std::int8_t": np.int8,
+    "std::int16_t": np.int16,
+    "std::int32_t": np.int32,
+    "std::int64_t": np.int64,
+    "std::uint8_t": np.uint8,
+    "std::uint16_t": np.uint16,
+    "std::uint32_t": np.uint32,
+    "std::uint64_t": np.uint64,
+    "float": np.float32,
+    "double": np.float64,
+}
+
+
+class Tolerance:
+    """How close two float results must be: |pyk - numba| <= atol + rtol * |numba|.
+
+    float32 results: the simulator evaluates Python's math functions in double
+    precision and, under NumPy 1.x promotion, some float32 expressions too
+    (a float32 times a Python float is float64 there), while pyk computes them
+    in float32 with the C library's float functions (a few ulp). 2^-20 is
+    8 float32 ulp relative; the same as an absolute floor covers results near
+    zero that come from cancellation of O(1) values (the inputs are O(1)).
+
+    float64 results: both sides compute in IEEE double with the same C
+    library (CPython's math module calls glibc, as pyk's CPU device does), so
+    they should agree to the last bit; 1e-12 allows a different evaluation
+    order or a fused multiply-add, and is still 1e5 times tighter than
+    float32 precision, so a float64 expression that pyk computed in float32
+    is caught.
+    """
+
+    FLOAT32 = (2.0**-20, 2.0**-20)
+    FLOAT64 = (1e-12, 1e-12)
+
+    @staticmethod
+    def for_array(dtype):
+        return Tolerance.FLOAT32 if dtype == np.float32 else Tolerance.FLOAT64
+
+
+def mismatches(got, want, tolerance):
+    """Indices where got and want differ (NaN equals NaN; infinities and the sign of zero must match)."""
+    if got.dtype.kind != "f":
+        return np.argwhere(got != want)
+    rtol, atol = tolerance
+    g, w = got.astype(np.float64), want.astype(np.float64)
+    with np.errstate(invalid="ignore"):
+        close = np.isfinite(g) & np.isfinite(w) & (np.abs(g - w) <= atol + rtol * np.abs(w))
+    # Two zeros must agree in sign too: Python gives the result of % the
+    # divisor's sign, also when it is zero, and min/max pick an operand.
+    zeros = (g == 0) & (w == 0)
+    same = (zeros & (np.signbit(g) == np.signbit(w))) | (~zeros & ((g == w) | close)) | (np.isnan(g) & np.isnan(w))
+    return np.argwhere(~same)
+
+
+class PykFile:
+    """One .pyk file compiled by pykc: its CPU-device entries, loaded."""
+
+    def __init__(self, pyk_path, work_dir, pykc, cxx):
+        stem = pyk_path.name[: -len(".pyk")]
+        out_dir = work_dir / pyk_path.parent.name / stem
+        out_dir.mkdir(parents=True, exist_ok=True)
+        subprocess.run([pykc, str(pyk_path), "--emit=host", "-o", str(out_dir)], check=True)
+        library = out_dir / f"{stem}.so"
+        # The entries call the C math library.
+        subprocess.run([cxx, "-shared", "-o", str(library), str(out_dir / f"{stem}.pyk.cpu.o"), "-lm"], check=True)
+        self.library = ctypes.CDLL(str(library))
+        self.signatures = self._parse_header((out_dir / f"{stem}.pyk.h").read_text())
+        self.arg_sizes = self._parse_kernel_infos((out_dir / f"{stem}.pyk.cpp").read_text())
+
+    @staticmethod
+    def _parse_header(text):
+        """kernel -> [(name, numpy dtype, rank or None for a scalar)], from the launch functions."""
+        signatures = {}
+        for kernel, params in re.findall(r"^void (\w+)\(const pyk::Launch &pyk_launch(?:, (.*))?\);$", text, re.M):
+            parsed = []
+            for array_type, rank, scalar_type, name in re.findall(
+                r"(?:pyk::ArrayView<(?:const )?([\w:]+), (\d)>|([\w:]+)) (\w+)", params or ""
+            ):
+                element = CPP_TYPES[array_type or scalar_type]
+                parsed.append((name, np.dtype(element), int(rank) if array_type else None))
+            signatures[kernel] = parsed
+        return signatures
+
+    @staticmethod
+    def _parse_kernel_infos(text):
+        """entry name -> the bytes of each launch argument, as the runtime is told them."""
+        sizes = {name: [int(v) for v in values.split(",")]
+                 for name, values in re.findall(r"const std::uint8_t (\w+)\[\] = \{([\d, ]+)\};", text)}
+        infos = re.findall(r"KernelInfo \w+\{&pyk_module, \"\w+\", &(\w+), \d+, (\w+)\};", text)
+        return {entry: sizes[sizes_name] for entry, sizes_name in infos}
+
+
+class PackedArgs:
+    """The args array of one launch; keeps every value it points to alive."""
+
+    def __init__(self, signature, values):
+        self.keep = []
+        pointers, self.sizes = [], []
+        for (name, dtype, rank), value in zip(signature, values, strict=True):
+            if rank is None:
+                scalar = np.array(value, dtype=dtype)
+                if np.asarray(value).dtype != dtype:
+                    raise TypeError(f"scalar '{name}' must be {dtype}, got {np.asarray(value).dtype}")
+                self._add(scalar, scalar.ctypes.data, dtype.itemsize, pointers)
+                continue
+            if value.dtype != dtype or value.ndim != rank or not value.flags.c_contiguous:
+                raise TypeError(f"array '{name}' must be a C-contiguous {dtype}[{rank}-D], "
+                                f"got {value.dtype}[{value.ndim}-D]")
+            data = ctypes.c_void_p(value.ctypes.data)
+            self._add(data, ctypes.addressof(data), 8, pointers)
+            for extent in value.shape:
+                boxed = ctypes.c_int64(extent)
+                self._add(boxed, ctypes.addressof(boxed), 8, pointers)
+        self.count = len(pointers)
+        self.args = (ctypes.c_void_p * max(1, self.count))(*pointers)
+        self.size_array = (ctypes.c_uint8 * max(1, self.count))(*self.sizes)
+
+    def _add(self, owner, address, size, pointers):
+        self.keep.append(owner)
+        pointers.append(address)
+        self.sizes.append(size)
+
+
+class Shim:
+    """cpu_launch_shim.cpp's pyk_cross_check_launch."""
+
+    def __init__(self, path):
+        self.library = ctypes.CDLL(str(path))
+        self.launch_fn = self.library.pyk_cross_check_launch
+        self.launch_fn.restype = ctypes.c_int
+        self.launch_fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32),
+                                   ctypes.POINTER(ctypes.c_uint32), ctypes.c_uint, ctypes.POINTER(ctypes.c_uint8),
+                                   ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_size_t]
+
+    def launch(self, entry, source, name, grid, block, packed):
+        message = ctypes.create_string_buffer(4096)
+        status = self.launch_fn(entry, source.encode(), name.encode(), (ctypes.c_uint32 * 3)(*grid),
+                                (ctypes.c_uint32 * 3)(*block), packed.count, packed.size_array, packed.args,
+                                message, len(message))
+        if status != 0:
+            raise RuntimeError(message.value.decode())
+
+
+def dims3(extent):
+    extent = extent if isinstance(extent, tuple) else (extent,)
+    return tuple(extent) + (1,) * (3 - len(extent))
+
+
+def load_python_module(pyk_path):
+    """The .pyk file as a Python module (its suffix is not .py, hence the explicit loader)."""
+    name = "pyk_cross_check_" + pyk_path.parent.name + "_" + pyk_path.stem
+    loader = importlib.machinery.SourceFileLoader(name, str(pyk_path))
+    module = importlib.util.module_from_spec(importlib.util.spec_from_loader(name, loader))
+    loader.exec_module(module)
+    return module
+
+
+def row_inputs(signature, inputs, compared, row, rows):
+    """For a mismatch report: the scalar arguments, and the element `row` of
+    the other 1-D arguments with `rows` elements, as they were before the launch."""
+    shown = [f"{name}={value!r}" if rank is None else f"{name}[{row}]={value[row]!r}"
+             for (name, _, rank), value in zip(signature, inputs)
+             if rank is None or (rank == 1 and len(value) == rows and name != compared)]
+    return "  (inputs: " + ", ".join(shown) + ")" if shown else ""
+
+
+def run_case(case, pyk_file, module, shim):
+    """Runs one case both ways; returns (arrays compared, elements that differ, lines describing them)."""
+    if case.kernel not in pyk_file.signatures:
+        raise RuntimeError(f"pykc generated no launch function '{case.kernel}' (a C++ keyword is renamed)")
+    signature = pyk_file.signatures[case.kernel]
+    inputs = case.make_args(np.random.default_rng(case_specs.SEED))
+
+    pyk_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
+    packed = PackedArgs(signature, pyk_args)
+    entry_name = f"pyk_cpu_{case.kernel}"
+    if packed.sizes != pyk_file.arg_sizes[entry_name]:
+        raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs "
+                           f"{pyk_file.arg_sizes[entry_name]}")
+    entry = ctypes.cast(getattr(pyk_file.library, entry_name), ctypes.c_void_p).value
+    shim.launch(entry, case.file, case.kernel, dims3(case.grid), dims3(case.block), packed)
+
+    numba_args = None
+    if case.run_numba:
+        numba_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
+        getattr(module, case.kernel)[case.grid, case.block](*numba_args)
+
+    compared, mismatched, lines = 0, 0, []
+    for index, (name, dtype, rank) in enumerate(signature):
+        if rank is None:
+            continue
+        tolerance = Tolerance.for_array(dtype)
+        # (what is checked, its value, what it must be, what that is)
+        checks = []
+        if name in case.pyk_expected:
+            want = np.asarray(case.pyk_expected[name](inputs), dtype=dtype)
+            checks.append(("pyk", pyk_args[index], want, "documented value"))
+        if numba_args is not None:
+            if name in case.numba_expected:
+                want = np.asarray(case.numba_expected[name](inputs), dtype=dtype)
+                checks.append(("Numba", numba_args[index], want, "documented value"))
+            else:
+                checks.append(("pyk", pyk_args[index], numba_args[index], "Numba gives"))
+        for who, value, want, source in checks:
+            compared += 1
+            wrong = mismatches(value, want, tolerance)
+            mismatched += len(wrong)
+            for position in wrong[:8]:
+                at = tuple(int(p) for p in position)
+                lines.append(f"  {name}{list(at)}: {who} gives {value[at]!r}, {source} {want[at]!r}"
+                             + row_inputs(signature, inputs, name, at[0], len(value)))
+            if len(wrong) > 8:
+                lines.append(f"  {name}: {len(wrong) - 8} more mismatches")
+    return compared, mismatched, lines
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--pykc", required=True)
+    parser.add_argument("--shim", required=True)
+    parser.add_argument("--cxx", required=True)
+    parser.add_argument("--work", help="directory for pykc's outputs (default: a temporary one)")
+    parser.add_argument("--only", help="run only cases whose file:kernel contains this")
+    options = parser.parse_args()
+
+    # NumPy reports integer overflow and division by zero in scalar
+    # arithmetic as RuntimeWarnings; those are the semantics under test (they
+    # wrap and give 0 as in pyk), not problems. The simulator runs each GPU
+    # thread in its own Python thread, so np.errstate (per thread) cannot
+    # silence them; the warnings filter is process-wide.
+    warnings.filterwarnings("ignore", category=RuntimeWarning)
+
+    start = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="pyk-numba-") as temporary:
+        work_dir = Path(options.work or temporary)
+        shim = Shim(options.shim)
+        pyk_files, modules = {}, {}
+        kernels = arrays = failures = 0
+        for case in case_specs.CASES:
+            label = f"{case.file}:{case.kernel}"
+            if options.only and options.only not in label:
+                continue
+            kernels += 1
+            pyk_path = TESTS_DIR / case.file
+            try:
+                if case.file not in pyk_files:
+                    pyk_files[case.file] = PykFile(pyk_path, work_dir, options.pykc, options.cxx)
+                    modules[case.file] = load_python_module(pyk_path)
+                compared, mismatched, lines = run_case(case, pyk_files[case.file], modules[case.file], shim)
+            except Exception as error:  # a failed compile, launch or simulation counts as a mismatch
+                compared, mismatched, lines = 0, 1, [f"  {type(error).__name__}: {error}"]
+            arrays += compared
+            failures += mismatched
+            status = "ok  " if mismatched == 0 else "FAIL"
+            where = "" if case.run_numba else " [pyk only]"
+            print(f"{status} {label}: {compared} arrays compared{where}" + (f"  -- {case.note}" if case.note else ""))
+            for line in lines:
+                print(line)
+        print(f"time: {time.monotonic() - start:.1f} s")
+    print(f"cross-check: {kernels} kernels, {arrays} arrays compared, {failures} mismatches")
+    return 0 if failures == 0 and kernels > 0 else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
