@@ -364,8 +364,8 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
         note(keyword.nameRange) << "option 'cache' has no effect: pyk compiles ahead of time";
       else if (name == "lineinfo")
         function.options.lineinfo = on;
-      else if (on && name == "fastmath")
-        notSupportedYet(keyword.nameRange, "option 'fastmath=True'");
+      else if (name == "fastmath")
+        function.options.fastmath = on;
       else if (on && name == "debug")
         notSupportedYet(keyword.nameRange, "option 'debug=True' (checked mode)");
       else if (name == "inline")
@@ -373,12 +373,27 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
       continue;
     }
     if (name == "max_registers" || name == "launch_bounds") {
-      notSupportedYet(keyword.nameRange, "option '" + name + "'");
+      checkResourceOption(keyword, function);
       continue;
     }
     error(keyword.nameRange) << "unknown @cuda.jit option '" << name
                              << "'; pyk accepts device, fastmath, lineinfo, debug, max_registers, launch_bounds, "
                                 "inline and cache";
+  }
+  FunctionOptions &options = function.options;
+  if (options.maxRegisters && options.maxThreadsPerBlock) {
+    for (KeywordArgument &keyword : call.keywords)
+      if (keyword.name == "max_registers")
+        error(keyword.nameRange) << "options 'max_registers' and 'launch_bounds' cannot both be given (CUDA "
+                                    "rejects __maxnreg__ with __launch_bounds__); keep one";
+    options.maxRegisters = 0;
+  }
+  if (function.kind == FunctionKind::Device && (options.maxRegisters || options.maxThreadsPerBlock)) {
+    for (KeywordArgument &keyword : call.keywords)
+      if (keyword.name == "max_registers" || keyword.name == "launch_bounds")
+        error(keyword.nameRange) << "option '" << keyword.name
+                                 << "' applies to kernels; a device function runs within its caller's limits";
+    options.maxRegisters = options.maxThreadsPerBlock = options.minBlocksPerMultiprocessor = 0;
   }
   if (function.kind == FunctionKind::Kernel && function.options.inlineAlways) {
     for (KeywordArgument &keyword : call.keywords)
@@ -386,6 +401,45 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
         error(keyword.nameRange) << "option 'inline' applies to device functions; a kernel is launched, not inlined";
     function.options.inlineAlways = false;
   }
+}
+
+/// max_registers=N (1 to 255, PTX's limit per thread); launch_bounds=T,
+/// (T,) or (T, minBlocks), T the most threads per block (1 to 1024).
+void Sema::checkResourceOption(KeywordArgument &keyword, FunctionInfo &function) {
+  DiagnosticEngine scratch(realDiags_.file());
+  DiagnosticEngine *saved = std::exchange(diags_, &scratch);
+  checkValue(*keyword.value);
+  diags_ = saved;
+  auto constantIn = [&](Expr &value, int64_t low, int64_t high, const char *what) -> unsigned {
+    const auto &c = value.constant;
+    if (!c || c->kind != ConstantValue::Kind::Int || c->exceedsInt64 || c->intValue < low || c->intValue > high) {
+      error(value.range()) << "option '" << keyword.name << "' takes " << what << " from " << low << " to " << high;
+      return 0;
+    }
+    return static_cast<unsigned>(c->intValue);
+  };
+  if (keyword.name == "max_registers") {
+    function.options.maxRegisters = constantIn(*keyword.value, 1, 255, "a constant number of registers");
+    return;
+  }
+  std::vector<Expr *> values{keyword.value.get()};
+  if (auto *tuple = dyn_cast<TupleExpr>(keyword.value.get())) {
+    values.clear();
+    for (ExprPtr &element : tuple->elements)
+      values.push_back(element.get());
+  }
+  if (values.empty() || values.size() > 2) {
+    if (values.size() == 3)
+      notSupportedYet(keyword.value->range(), "a cluster size in 'launch_bounds'");
+    else
+      error(keyword.value->range()) << "option 'launch_bounds' takes the most threads per block, or a tuple "
+                                       "(threads, minimum blocks per multiprocessor)";
+    return;
+  }
+  function.options.maxThreadsPerBlock = constantIn(*values[0], 1, 1024, "a constant number of threads per block");
+  if (values.size() == 2)
+    function.options.minBlocksPerMultiprocessor =
+        constantIn(*values[1], 1, 1024, "as its second element a constant number of blocks");
 }
 
 void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature) {

@@ -28,6 +28,11 @@ struct FunctionOptions {
   bool lineinfo = false;
   /// `inline=True` on a device function: always inlined into its callers.
   bool inlineAlways = false;
+  /// Kernels: `max_registers=N` (0: not given).
+  unsigned maxRegisters = 0;
+  /// Kernels: `launch_bounds=T` or `(T, minBlocks)` (0: not given).
+  unsigned maxThreadsPerBlock = 0;
+  unsigned minBlocksPerMultiprocessor = 0;
 };
 
 /// What Sema learned about one kernel or device function.

@@ -1003,6 +1003,10 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->docstring = def.docstring.value_or("");
     function->lineInfo = functionInfo.options.lineinfo;
     function->inlineAlways = functionInfo.options.inlineAlways;
+    function->fastMath = functionInfo.options.fastmath;
+    function->maxThreadsPerBlock = functionInfo.options.maxThreadsPerBlock;
+    function->minBlocksPerMultiprocessor = functionInfo.options.minBlocksPerMultiprocessor;
+    function->maxRegisters = functionInfo.options.maxRegisters;
     function->returnType = toIRType(functionInfo.returnType);
     for (const Symbol *param : functionInfo.params)
       function->addParam(param->name, toIRType(param->type), param->definition);

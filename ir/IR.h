@@ -436,6 +436,15 @@ public:
   bool lineInfo = false;
   /// Device functions: `@cuda.jit(device=True, inline=True)`.
   bool inlineAlways = false;
+  /// `fastmath=True`: float arithmetic may be contracted and reassociated,
+  /// and uses approximate division, square root and math functions (and,
+  /// on the GPU, flushes float32 denormals to zero). NaN and infinity keep
+  /// their meaning, so isnan and isinf still work.
+  bool fastMath = false;
+  /// Kernels: launch_bounds and max_registers (0 where not given).
+  unsigned maxThreadsPerBlock = 0;
+  unsigned minBlocksPerMultiprocessor = 0;
+  unsigned maxRegisters = 0;
   std::vector<Variable *> params;
   Type returnType;
   StmtList body;

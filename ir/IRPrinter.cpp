@@ -24,7 +24,12 @@ public:
       if (p.readOnly)
         os_ << " readonly";
     }
-    os_ << ") -> " << f.returnType.str() << " {" << at(f.loc) << "\n";
+    os_ << ") -> " << f.returnType.str() << (f.fastMath ? " fastmath" : "");
+    if (f.maxThreadsPerBlock)
+      os_ << " launch_bounds(" << f.maxThreadsPerBlock << ", " << f.minBlocksPerMultiprocessor << ")";
+    if (f.maxRegisters)
+      os_ << " max_registers(" << f.maxRegisters << ")";
+    os_ << " {" << at(f.loc) << "\n";
     block(f.body, 1);
     os_ << "}\n";
   }

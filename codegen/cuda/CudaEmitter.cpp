@@ -14,6 +14,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/Format.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -62,6 +63,14 @@ public:
     // Kernels are found by name in the PTX; device functions are private
     // to the file.
     std::string head = "extern \"C\" __global__ void ";
+    if (function_.maxThreadsPerBlock) {
+      head += "__launch_bounds__(" + std::to_string(function_.maxThreadsPerBlock);
+      if (function_.minBlocksPerMultiprocessor)
+        head += ", " + std::to_string(function_.minBlocksPerMultiprocessor);
+      head += ") ";
+    }
+    if (function_.maxRegisters)
+      head += "__maxnreg__(" + std::to_string(function_.maxRegisters) + ") ";
     if (function_.kind == Function::Kind::Device) {
       head = std::string("static __device__ ") + (function_.inlineAlways ? "__forceinline__ " : "") +
              (function_.returnType.isVoid() ? "void" : cudaScalarType(function_.returnType.scalar)) + " ";
@@ -357,6 +366,11 @@ private:
     case NodeKind::MathCall: {
       auto &m = cast<MathCall>(e);
       std::string text = m.name + (e.type().scalar == ScalarKind::Float32 ? "f(" : "(");
+      // fastmath: CUDA's fast intrinsics where one exists (float32 only).
+      static const char *const withIntrinsic[] = {"exp", "exp10", "log", "log2", "log10", "sin", "cos", "tan", "pow"};
+      if (function_.fastMath && e.type().scalar == ScalarKind::Float32 &&
+          std::find(std::begin(withIntrinsic), std::end(withIntrinsic), m.name) != std::end(withIntrinsic))
+        text = "__" + m.name + "f(";
       for (size_t i = 0; i < m.args.size(); ++i)
         text += (i ? ", " : "") + expr(*m.args[i]).text;
       return {text + ")", Postfix};
@@ -425,6 +439,8 @@ private:
     case BinaryOp::Mul:
       return infix(" * ", Multiplicative);
     case BinaryOp::Div:
+      if (function_.fastMath && kind == ScalarKind::Float32)
+        return call("__fdividef");
       return infix(" / ", Multiplicative);
     case BinaryOp::FloorDiv:
       return helper(floating ? Helper::FloatFloorDiv : Helper::FloorDiv);

@@ -132,7 +132,10 @@ std::string source(const Module &module, const HostEmitOptions &options) {
       os << "const std::uint8_t " << sizesName << "[] = {" << sizes << "};\n";
     os << "pyk::detail::KernelInfo pyk_info_" << function->symbol << "{&pyk_module, \"" << function->symbol
        << "\", &pyk_cpu_" << function->symbol << ", " << argCount(*function) << ", "
-       << (sizes.empty() ? "nullptr" : sizesName) << "};\n";
+       << (sizes.empty() ? "nullptr" : sizesName);
+    if (function->maxThreadsPerBlock)
+      os << ", " << function->maxThreadsPerBlock;
+    os << "};\n";
   }
   os << "\n} // namespace\n";
   for (const Function *function : module.kernels()) {

@@ -29,6 +29,7 @@
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Path.h"
 
+#include <algorithm>
 #include <array>
 #include <map>
 
@@ -99,6 +100,8 @@ public:
 
   void emitBody() {
     attachDebugInfo();
+    if (function_.fastMath)
+      enableFastMath();
     llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", llvmFunction_);
     builder_.SetInsertPoint(entry);
     for (const Variable *var : function_.variables()) {
@@ -149,6 +152,7 @@ private:
     llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, function_.symbol, module_);
     llvmFunction_->setCallingConv(llvm::CallingConv::PTX_Kernel);
     llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+    annotateResources();
 
     unsigned index = 0;
     for (const Variable *param : function_.params) {
@@ -227,6 +231,23 @@ private:
     }
   }
 
+  /// fastmath=True: the instruction flags of LLVM's `fast` but nnan and ninf
+  /// (so isnan and isinf keep working), and on the GPU float32 denormals
+  /// flushed to zero. Approximate division and square root are explicit
+  /// (div/sqrt.approx): NVPTX's own choice follows "unsafe-fp-math", which
+  /// inlining any libdevice function resets.
+  void enableFastMath() {
+    llvm::FastMathFlags flags;
+    flags.setAllowContract();
+    flags.setAllowReassoc();
+    flags.setAllowReciprocal();
+    flags.setApproxFunc();
+    flags.setNoSignedZeros();
+    builder_.setFastMathFlags(flags);
+    if (target_ == LLVMTarget::NVPTX)
+      llvmFunction_->addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
+  }
+
   /// Stores the values of the parameters the body assigns into their
   /// memory.
   void initAssignedParams() {
@@ -255,6 +276,23 @@ private:
         blockValues_[field][axis] = builder_.CreateLoad(
             builder_.getInt32Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), context, field * 3 + axis),
             std::string(fields[field]) + "." + "xyz"[axis]);
+  }
+
+  /// launch_bounds and max_registers, as NVPTX reads them: nvvm.annotations
+  /// (.maxntid, .minnctapersm and .maxnreg in the PTX).
+  void annotateResources() {
+    auto annotate = [&](const char *key, unsigned value) {
+      if (!value)
+        return;
+      llvm::Metadata *fields[] = {llvm::ValueAsMetadata::get(llvmFunction_), llvm::MDString::get(context_, key),
+                                  llvm::ConstantAsMetadata::get(builder_.getInt32(value))};
+      module_.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context_, fields));
+    };
+    annotate("maxntidx", function_.maxThreadsPerBlock);
+    annotate("maxntidy", function_.maxThreadsPerBlock ? 1 : 0);
+    annotate("maxntidz", function_.maxThreadsPerBlock ? 1 : 0);
+    annotate("minctasm", function_.minBlocksPerMultiprocessor);
+    annotate("maxnreg", function_.maxRegisters);
   }
 
   /// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
@@ -689,6 +727,8 @@ private:
     case BinaryOp::Mul:
       return floating ? builder_.CreateFMul(lhs, rhs) : builder_.CreateMul(lhs, rhs);
     case BinaryOp::Div:
+      if (function_.fastMath && target_ == LLVMTarget::NVPTX && kind == ScalarKind::Float32)
+        return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_div_approx_ftz_f, {}, {lhs, rhs});
       return builder_.CreateFDiv(lhs, rhs);
     case BinaryOp::FloorDiv:
     case BinaryOp::Mod: {
@@ -728,12 +768,22 @@ private:
 
   /// A math function of the C library: libdevice's __nv_NAME on the GPU
   /// (linked in after emission), the C library's NAME on the CPU device.
+  /// With fastmath on the GPU, float32 functions that libdevice has a fast
+  /// version of use it (__nv_fast_expf, ...), and sqrtf is sqrt.approx.
   llvm::Value *mathCall(const std::string &name, std::initializer_list<llvm::Value *> args) {
     std::vector<llvm::Type *> types;
     for (llvm::Value *arg : args)
       types.push_back(arg->getType());
     auto *type = llvm::FunctionType::get(types.front(), types, false);
-    const std::string symbol = target_ == LLVMTarget::NVPTX ? "__nv_" + name : name;
+    std::string symbol = target_ == LLVMTarget::NVPTX ? "__nv_" + name : name;
+    if (function_.fastMath && target_ == LLVMTarget::NVPTX) {
+      if (name == "sqrtf")
+        return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_sqrt_approx_ftz_f, {}, std::vector<llvm::Value *>(args));
+      static const char *const withFastVersion[] = {"expf", "exp10f", "logf", "log2f", "log10f",
+                                                    "sinf", "cosf",   "tanf", "powf"};
+      if (std::find(std::begin(withFastVersion), std::end(withFastVersion), name) != std::end(withFastVersion))
+        symbol = "__nv_fast_" + name;
+    }
     llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, type);
     if (auto *function = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
       function->addFnAttr(llvm::Attribute::NoUnwind);

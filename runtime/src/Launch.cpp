@@ -66,6 +66,11 @@ void validateLaunch(const KernelInfo &kernel, const Launch &config, const Device
            "a block of " + std::to_string(threads) + " threads is too large; " + deviceLabel(state) +
                " allows at most " + std::to_string(limits.maxThreadsPerBlock) +
                " threads per block (block.x * block.y * block.z): use more blocks of fewer threads");
+  if (kernel.maxThreadsPerBlock && threads > kernel.maxThreadsPerBlock)
+    reject(kernel, config,
+           "a block of " + std::to_string(threads) + " threads is larger than the kernel's launch_bounds of " +
+               std::to_string(kernel.maxThreadsPerBlock) +
+               " threads, for which its GPU code is compiled: launch smaller blocks or raise launch_bounds");
   checkExtent(kernel, config, "block", "x", block.x, limits.maxBlock[0], state);
   checkExtent(kernel, config, "block", "y", block.y, limits.maxBlock[1], state);
   checkExtent(kernel, config, "block", "z", block.z, limits.maxBlock[2], state);

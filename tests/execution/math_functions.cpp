@@ -71,6 +71,25 @@ int main() {
     near("isfinite", i, t[i * 3 + 2], std::isfinite(v), 0, 0);
   }
 
+  // fastmath: within 2^-16 relative (approximate division, square root,
+  // exp and sin are a few ulps off at most on these inputs); inf - inf is
+  // still NaN.
+  const std::vector<float> fx = {0.25f, 1.5f, 3.0f, 10.0f, std::numeric_limits<float>::infinity()},
+                           fy = {0.5f, -2.0f, 1.25f, 3.0f, 1.0f};
+  auto dfx = pyk::to_device(fx), dfy = pyk::to_device(fy);
+  const auto fn = static_cast<std::int64_t>(fx.size());
+  auto dfast = pyk::device_empty<float>({fn});
+  auto dnan = pyk::device_empty<bool>({fn});
+  pyk::kernels::fast32({1, 32}, dfx, dfy, dfast, dnan);
+  std::vector<float> fast(fx.size());
+  bool nan[5];
+  dfast.copy_to_host(fast);
+  dnan.copy_to_host(nan, fx.size());
+  for (std::size_t i = 0; i + 1 < fx.size(); ++i)
+    near("fastmath", i, fast[i], std::sqrt(fx[i]) / fy[i] + std::exp(fy[i]) * std::sin(fx[i]), 512, eps32);
+  for (std::size_t i = 0; i < fx.size(); ++i)
+    near("fastmath isnan", i, nan[i], std::isnan(fx[i] - fx[i]), 0, 0);
+
   std::printf("math on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
   return failed == 0 ? 0 : 1;
 }

@@ -77,6 +77,9 @@ struct KernelInfo {
   /// points into its caller's frame. Null: 8 bytes each, and every args[i]
   /// must then point to 8 readable bytes.
   const std::uint8_t *argSizes = nullptr;
+  /// `@cuda.jit(launch_bounds=T)`: the most threads per block a launch may
+  /// have (the GPU's code is compiled for it); 0 when not given.
+  unsigned maxThreadsPerBlock = 0;
   std::atomic<void *> cachedFunction{nullptr}; ///< CUfunction, filled on first GPU launch
 };
 
