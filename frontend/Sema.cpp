@@ -296,7 +296,14 @@ void Sema::checkFunction(FunctionInfo &function) {
   for (const Symbol *param : function.params)
     functionScope_[param->name] = const_cast<Symbol *>(param);
   returnTypeDeclared_ = function.returnType != nullptr;
+  hasFloat64Data_ = false;
+  for (const Symbol *param : function.params)
+    hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
+                       param->type->scalarKind() == ScalarKind::Float64;
+  float64Warnings_.clear();
   checkBodyToFixpoint(function);
+  for (const auto &[offset, located] : float64Warnings_)
+    warning(located.first) << located.second;
   if (function.kind == FunctionKind::Device)
     finishReturnType(function);
   function_ = nullptr;

@@ -120,6 +120,9 @@ const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
     error(value.range()) << "cannot convert " << describe(value) << " to " << name;
     return setType(expr, types_.errorType());
   }
+  // np.int8(200) raises in NumPy 2: a Python int must fit the type.
+  if (value.isWeak && isInteger(to) && to != ScalarKind::Bool && !checkLiteralFits(value, to))
+    return setType(expr, types_.errorType());
   if (value.constant && !value.constant->exceedsInt64) {
     const ConstantValue &c = *value.constant;
     if (to == ScalarKind::Bool)
@@ -203,6 +206,15 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
                                                                                 : ScalarKind::Float64;
   expr.operandType = types_.scalar(kind);
   expr.mathFunction = &function;
+  std::vector<const Expr *> args;
+  for (const ExprPtr &arg : expr.args)
+    args.push_back(arg.get());
+  warnIfPromotedToFloat64(expr.operandType, args, expr.range(), [&](const std::vector<std::string> &texts) {
+    std::string call = sourceText(expr.callee->range()) + "(";
+    for (size_t i = 0; i < texts.size(); ++i)
+      call += (i ? ", " : "") + texts[i];
+    return call + ")";
+  });
   switch (function.result) {
   case MathFunctionInfo::Result::Float:
     return setType(expr, expr.operandType);

@@ -397,6 +397,45 @@ bool Sema::checkLiteralFits(Expr &expr, ScalarKind kind) {
   return false;
 }
 
+std::string Sema::sourceText(SourceRange range) const {
+  const std::string &text = realDiags_.file().text();
+  if (!range.isValid() || range.end.offset < range.begin.offset || range.end.offset > text.size())
+    return "...";
+  return text.substr(range.begin.offset, range.end.offset - range.begin.offset);
+}
+
+void Sema::warnIfPromotedToFloat64(const Type *computedIn, const std::vector<const Expr *> &operands, SourceRange at,
+                                   const std::function<std::string(const std::vector<std::string> &)> &rewrite) {
+  if (!function_ || hasFloat64Data_ || computedIn->scalarKind() != ScalarKind::Float64)
+    return;
+  bool allWeak = true;
+  for (const Expr *operand : operands) {
+    allWeak &= operand->isWeak;
+    // float64 from elsewhere (a cast, another operation): warned there, or
+    // asked for.
+    if (!operand->isWeak && operand->type->scalarKind() == ScalarKind::Float64)
+      return;
+  }
+  if (allWeak)
+    return; // Python numbers alone: a constant, or a weak value
+  std::vector<std::string> texts;
+  std::vector<std::string> culprits;
+  for (const Expr *operand : operands) {
+    const std::string text = sourceText(operand->range());
+    const bool castIt = !operand->isWeak && !isFloat(operand->type->scalarKind());
+    texts.push_back(castIt ? "float32(" + text + ")" : text);
+    if (castIt || operand->type->scalarKind() == ScalarKind::Float32)
+      culprits.push_back(operand->type->str());
+  }
+  std::string why;
+  for (size_t i = 0; i < culprits.size(); ++i)
+    why += (i ? " with " : "") + culprits[i];
+  float64Warnings_.try_emplace(at.begin.offset, at,
+                               "this computes in float64 (" + why + " promotes to float64, as in NumPy) in a " +
+                                   functionKindName(*function_) + " that has no float64 data; write '" +
+                                   rewrite(texts) + "' to stay in float32");
+}
+
 bool Sema::requireBool(Expr &expr, const char *context) {
   if (expr.type->isError() || expr.type->isScalarOf(ScalarKind::Bool))
     return true;
@@ -549,6 +588,10 @@ const Type *Sema::checkBinary(BinaryExpr &expr) {
   if (!types.resultType)
     return setType(expr, types_.errorType());
   expr.operandType = types.operandType;
+  warnIfPromotedToFloat64(types.operandType, {expr.lhs.get(), expr.rhs.get()}, expr.opRange,
+                          [&](const std::vector<std::string> &texts) {
+                            return texts[0] + " " + binaryOpSpelling(expr.op) + " " + texts[1];
+                          });
   if (expr.lhs->isWeak && expr.rhs->isWeak) {
     expr.isWeak = true;
     if (expr.lhs->constant && expr.rhs->constant) {

@@ -10,6 +10,7 @@
 
 #include "Sema.h"
 
+#include <functional>
 #include <map>
 #include <set>
 #include <string>
@@ -146,6 +147,13 @@ private:
   void foldComparison(ast::CompareExpr &expr);
   PromotionOperand promotionOperand(const ast::Expr &expr) const;
   bool requireBool(ast::Expr &expr, const char *context);
+  /// LANGUAGE.md: where float64 arithmetic appears, in a function without
+  /// float64 data, only because float32 or a Python float met an integer
+  /// (or an integer was divided), warns at `at` and shows `rewrite` with
+  /// the integer operands cast to float32.
+  void warnIfPromotedToFloat64(const Type *computedIn, const std::vector<const ast::Expr *> &operands,
+                               SourceRange at, const std::function<std::string(const std::vector<std::string> &)> &rewrite);
+  std::string sourceText(SourceRange range) const;
 
   // --- Names ----------------------------------------------------------------
   /// What `name` means in the function being checked (or at module level).
@@ -197,6 +205,12 @@ private:
   const ast::ReturnStmt *firstBareReturn_ = nullptr;
   /// The function's return type is written (annotation or signature).
   bool returnTypeDeclared_ = false;
+  /// A parameter of the function is float64 or an array of float64.
+  bool hasFloat64Data_ = false;
+  /// The float64 warnings of every pass over the body, by position: an
+  /// early pass sees `acc += i` while acc is still float32, before the
+  /// promotion it warns about widens acc to float64.
+  std::map<uint32_t, std::pair<SourceRange, std::string>> float64Warnings_;
 };
 
 /// "kernel" or "device function", for messages.

@@ -191,6 +191,11 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
                         << "(...)";
       return;
     }
+    if (symbol->type->scalarKind() == ScalarKind::Bool && valueType->scalarKind() != ScalarKind::Bool) {
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to parameter '" << target.name
+                        << "', which is bool; assign a comparison such as 'x != 0'";
+      return;
+    }
     target.type = symbol->type;
     return;
   }
@@ -212,7 +217,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     return;
   }
   if (symbol->typeDeclared) {
-    if (isFloat(valueType->scalarKind()) && !isFloat(symbol->type->scalarKind()))
+    if (symbol->type->scalarKind() == ScalarKind::Bool && valueType->scalarKind() != ScalarKind::Bool)
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                        << "', which is declared bool; assign a comparison such as 'x != 0'";
+    else if (isFloat(valueType->scalarKind()) && !isFloat(symbol->type->scalarKind()))
       error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
                         << "', which is declared " << symbol->type->str() << "; convert with "
                         << symbol->type->str() << "(...)";
@@ -304,6 +312,14 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
   ArithmeticTypes types = arithmeticTypes(stmt.op, *stmt.target, *stmt.value, stmt.opRange);
   if (!types.resultType)
     return;
+  // An integer target cannot be cast in place (and takes no float anyway:
+  // assignTo says so); only the value's side can stay in float32.
+  if (isFloat(targetType->scalarKind()))
+    warnIfPromotedToFloat64(types.operandType, {stmt.target.get(), stmt.value.get()}, stmt.opRange,
+                            [&](const std::vector<std::string> &texts) {
+                              return sourceText(stmt.target->range()) + " " + binaryOpSpelling(stmt.op) + "= " +
+                                     texts[1];
+                            });
   stmt.operandType = types.operandType;
   stmt.resultType = types.resultType;
   assignTo(*stmt.target, types.resultType, stmt.range());
@@ -491,6 +507,10 @@ bool Sema::checkRange(ForStmt &stmt) {
     error((*stmt.rangeStep)->range()) << "range() step must not be zero";
     return false;
   }
+  // Python's range never overflows: count in 64 bits, or `range(0, u, 100)`
+  // on a uint8 u would wrap from 200 to 44 and never stop.
+  if (byteWidth(kind) < 8)
+    kind = ScalarKind::Int64;
   stmt.inductionType = types_.scalar(kind);
   return true;
 }

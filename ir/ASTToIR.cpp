@@ -504,7 +504,14 @@ private:
       body.push_back(std::make_unique<Declare>(loc, userVar, std::make_unique<VarRef>(loc, counter)));
     declared_.insert(counter);
     declared_.insert(userVar);
+    // for k in range(n): k counts up from 0 and the body cannot change it.
+    auto *startConstant = dyn_cast<Constant>(start.get());
+    const bool countsUp = ownVariable && stepSign > 0 && (!startConstant || startConstant->intValue >= 0) &&
+                          (startConstant || isUnsignedInteger(type.scalar));
+    if (countsUp)
+      nonNegative_.insert(symbol);
     block(f.body, body);
+    nonNegative_.erase(symbol);
     declared_.erase(counter);
     if (!declaredBefore)
       declared_.erase(userVar);
@@ -532,6 +539,15 @@ private:
   std::string uniqueName(const std::string &base) {
     const int n = hiddenNames_[base]++;
     return n == 0 ? base : base + std::to_string(n);
+  }
+
+  /// Whether `e` is known to be at least 0: a constant, or the variable of
+  /// an enclosing `for` that counts up from a constant at least 0.
+  bool isNonNegative(const ast::Expr &e) const {
+    if (e.constant)
+      return e.constant->kind != ast::ConstantValue::Kind::Int || e.constant->intValue >= 0;
+    auto *name = dyn_cast<ast::NameExpr>(&e);
+    return name && nonNegative_.count(name->symbol);
   }
 
   /// Whether any statement in `body` assigns to `symbol`.
@@ -672,15 +688,23 @@ private:
       // a.shape[k], cuda.grid(2)[k]: the k-th element (Sema normalised k).
       if (index.constant)
         return std::move(elements[static_cast<size_t>(index.constant->intValue)]);
-      // t[k] at run time: k == 0 ? t0 : k == 1 ? t1 : ... : the last. The
-      // index is pure (Sema allows no call with effects in it), so each
+      // t[k] at run time: k == 0 || k == -n ? t0 : k == 1 || k == 1 - n ?
+      // t1 : ... : the last (also for k out of range, which is unchecked).
+      // The index is pure (Sema allows no call with effects in it), so each
       // test may evaluate it again; the optimiser shares the value.
       const Type type = toIRType(e.type);
       const Type i64 = Type::scalarType(ScalarKind::Int64);
+      const auto size = static_cast<int64_t>(elements.size());
       ExprPtr result = castTo(std::move(elements.back()), type);
       for (size_t k = elements.size() - 1; k-- > 0;) {
-        ExprPtr test = std::make_unique<Compare>(e.range(), CompareOp::Eq, castTo(expr(index), i64),
-                                                 std::make_unique<Constant>(e.range(), i64, int64_t(k), double(k)));
+        auto equals = [&](int64_t position) {
+          return std::make_unique<Compare>(e.range(), CompareOp::Eq, castTo(expr(index), i64),
+                                           std::make_unique<Constant>(e.range(), i64, position, double(position)));
+        };
+        ExprPtr test = isSignedInteger(index.type->scalarKind()) && !isNonNegative(index)
+                           ? std::make_unique<Logical>(e.range(), LogicalOp::Or, equals(int64_t(k)),
+                                                       equals(int64_t(k) - size))
+                           : ExprPtr(equals(int64_t(k)));
         result = std::make_unique<Select>(e.range(), std::move(test), castTo(std::move(elements[k]), type),
                                           std::move(result));
       }
@@ -892,12 +916,29 @@ private:
     switch (value.kind) {
     case ast::ConstantValue::Kind::Bool:
       return std::make_unique<Constant>(loc, type, value.boolValue, value.boolValue);
-    case ast::ConstantValue::Kind::Int:
-      return std::make_unique<Constant>(loc, type, value.intValue, static_cast<double>(value.intValue));
+    case ast::ConstantValue::Kind::Int: {
+      // Folding in Python's ints may leave the type's range (-int8(-128)
+      // is 128): the value wraps, as the operation would at run time.
+      const int64_t wrapped = isInteger(type.scalar) ? wrapToWidth(value.intValue, type.scalar) : value.intValue;
+      return std::make_unique<Constant>(loc, type, wrapped, static_cast<double>(wrapped));
+    }
     case ast::ConstantValue::Kind::Float:
       return std::make_unique<Constant>(loc, type, 0, value.floatValue);
     }
     llvm_unreachable("unknown constant kind");
+  }
+
+  /// `value`'s bits cut to `kind`'s width, sign-extended for a signed kind
+  /// (a Constant's intValue is the bit pattern, sign-extended).
+  static int64_t wrapToWidth(int64_t value, ScalarKind kind) {
+    const unsigned bits = byteWidth(kind) * 8;
+    auto pattern = static_cast<uint64_t>(value);
+    if (bits < 64) {
+      pattern &= (uint64_t(1) << bits) - 1;
+      if (isSignedInteger(kind) && (pattern >> (bits - 1)))
+        pattern |= ~((uint64_t(1) << bits) - 1);
+    }
+    return static_cast<int64_t>(pattern);
   }
 
   static ExprPtr zeroOf(Type type, SourceRange loc) { return std::make_unique<Constant>(loc, type, 0, 0.0); }
@@ -936,14 +977,8 @@ private:
       }
       if (!fromFloat) {
         // Integer to integer: wrap to the target width, as a C cast does.
-        const unsigned bits = byteWidth(type.scalar) * 8;
-        auto pattern = static_cast<uint64_t>(c->intValue);
-        if (bits < 64) {
-          pattern &= (uint64_t(1) << bits) - 1;
-          if (isSignedInteger(type.scalar) && (pattern >> (bits - 1)))
-            pattern |= ~((uint64_t(1) << bits) - 1);
-        }
-        return std::make_unique<Constant>(c->loc(), type, static_cast<int64_t>(pattern), double(int64_t(pattern)));
+        const int64_t wrapped = wrapToWidth(c->intValue, type.scalar);
+        return std::make_unique<Constant>(c->loc(), type, wrapped, double(wrapped));
       }
     }
     SourceRange loc = e->loc();
@@ -957,6 +992,8 @@ private:
   /// Tuple locals: one variable per element.
   std::map<const Symbol *, std::vector<Variable *>> tupleVars_;
   std::set<const Variable *> declared_;
+  /// Loop variables that count up from 0 or more, in the loop being lowered.
+  std::set<const Symbol *> nonNegative_;
   /// Parameters the body assigns: their value may change.
   std::set<const Variable *> assignedParams_;
   std::set<const Symbol *> loopScoped_;

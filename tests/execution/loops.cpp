@@ -32,6 +32,15 @@ int main() {
     check(step == 0 ? "run-time step 0" : "run-time step 2", static_cast<double>(cases[2]), 0.0);
   }
 
+  auto dlimits = pyk::to_device(std::vector<std::uint8_t>{255});
+  auto dstarts = pyk::to_device(std::vector<std::int8_t>{-100});
+  auto narrow = pyk::device_empty<std::int64_t>({2});
+  pyk::kernels::narrow_ranges({1, 32}, dlimits, dstarts, narrow);
+  std::vector<std::int64_t> counts(2);
+  narrow.copy_to_host(counts);
+  check("range(0, uint8 255, 100)", double(counts[0]), 3);
+  check("range(int8 -100, 127, 100)", double(counts[1]), ((-100) * 1000 + 0) * 1000 + 100);
+
   const int rows = 300, cols = 17;
   std::vector<float> m(rows * cols), sums(rows);
   for (int i = 0; i < rows * cols; ++i)

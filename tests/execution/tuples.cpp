@@ -69,6 +69,16 @@ int main() {
     check("sort_pairs hi", static_cast<long long>(i), double(hi[i]), double(std::max(as[i], bs[i])));
   }
 
+  std::vector<std::int64_t> ks = {-3, -2, -1, 0, 1, 2};
+  auto dks = pyk::to_device(ks);
+  auto dpicks = pyk::device_empty<std::int64_t>({static_cast<std::int64_t>(ks.size())});
+  pyk::kernels::from_either_end({1, 32}, dks, dpicks);
+  std::vector<std::int64_t> picks(ks.size());
+  dpicks.copy_to_host(picks);
+  const std::int64_t wantPicks[] = {10, 20, 30, 10, 20, 30};
+  for (std::size_t i = 0; i < ks.size(); ++i)
+    check("from_either_end", static_cast<long long>(i), double(picks[i]), double(wantPicks[i]));
+
   std::printf("tuples on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
   return failed == 0 ? 0 : 1;
 }
