@@ -178,6 +178,11 @@ void Sema::checkImportFrom(ImportFromStmt &stmt) {
       }
     }
     std::string dotted = (fromMath ? "math." : stmt.module == "numba.cuda" ? "cuda." : "") + name.name;
+    if (auto builtin = builtinFromName(dotted); builtin && stmt.module == "numba.cuda") {
+      addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
+                                     *builtin, nullptr, 0});
+      continue;
+    }
     if (isKnownUnimplementedBuiltin(dotted)) {
       notSupportedYet(name.range, "'" + dotted + "'");
       continue;

@@ -53,6 +53,9 @@ struct FunctionInfo {
   bool hasSideEffects = false;
   /// On a call cycle (reported): calls to it are not checked further.
   bool recursive = false;
+  /// Waits at a block barrier (cuda.syncthreads), itself or through a
+  /// callee: the CPU device then runs each thread on a fiber.
+  bool synchronises = false;
 };
 
 /// The result of checking one module. Owns the types and symbols the AST

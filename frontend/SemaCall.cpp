@@ -71,6 +71,8 @@ const Type *Sema::checkCall(CallExpr &expr) {
   const Type *calleeType = checkExpr(*expr.callee);
   if (calleeType->isError())
     return setType(expr, types_.errorType());
+  if (isGpuMemoryBuiltin(expr.callee->builtin))
+    return checkGpuMemoryCall(expr, expr.callee->builtin);
   if (expr.callee->builtin == Builtin::Grid || expr.callee->builtin == Builtin::Gridsize) {
     expr.function = expr.callee->builtin;
     return checkGrid(expr);
@@ -438,6 +440,7 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   }
   for (size_t i = 0; i < expr.args.size(); ++i)
     ok &= checkArgument(*expr.args[i], callee->params[i]->type, *callee->params[i], name);
+  function_->synchronises |= callee->synchronises;
   if (callee->hasSideEffects) {
     function_->hasSideEffects = true;
     if (&expr != statementValue_) {

@@ -116,6 +116,14 @@ private:
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);
+  // --- GPU memory builtins (SemaGpu.cpp) ------------------------------------
+  static bool isGpuMemoryBuiltin(Builtin builtin);
+  const Type *checkGpuMemoryCall(ast::CallExpr &expr, Builtin builtin);
+  const Type *checkArrayConstructor(ast::CallExpr &expr, bool shared);
+  const Type *checkSynchronisation(ast::CallExpr &expr, Builtin builtin);
+  const Type *checkAtomic(ast::CallExpr &expr, Builtin builtin);
+  /// Reports a call with effects that is not the whole of its statement.
+  bool requireWholeStatement(ast::CallExpr &expr, const std::string &name);
   /// Checks that an argument of `valueType` may be passed for a parameter
   /// of `paramType`; false after reporting an error.
   bool checkArgument(ast::Expr &arg, const Type *paramType, const Symbol &param, const std::string &calleeName);
@@ -198,6 +206,15 @@ private:
   /// value, condition or return value): the one place a call with side
   /// effects may stand, evaluated exactly once and in order.
   const ast::Expr *statementValue_ = nullptr;
+  /// The value of `name = value`, where cuda.shared.array and
+  /// cuda.local.array may stand; and what the last one made, for the
+  /// assignment to give its local.
+  const ast::Expr *arrayDefinitionValue_ = nullptr;
+  struct ArrayDefinition {
+    ArrayStorage storage;
+    std::vector<int64_t> shape;
+  };
+  std::optional<ArrayDefinition> pendingArray_;
   /// A device function without a declared return type: the type its return
   /// statements unify to so far, and the first of them of each kind.
   const Type *inferredReturnType_ = nullptr;
@@ -244,6 +261,9 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::BlockIdx:
   case Builtin::BlockDim:
   case Builtin::GridDim:
+  case Builtin::CudaShared:
+  case Builtin::CudaLocal:
+  case Builtin::CudaAtomic:
     return true;
   default:
     return false;

@@ -19,6 +19,8 @@ void Sema::checkBlock(StmtList &body) {
 
 void Sema::checkStmt(Stmt &stmt) {
   statementValue_ = nullptr;
+  arrayDefinitionValue_ = nullptr;
+  pendingArray_.reset();
   switch (stmt.kind()) {
   case NodeKind::AssignStmt:
     return checkAssign(llvm::cast<AssignStmt>(stmt));
@@ -86,6 +88,8 @@ void Sema::checkAssign(AssignStmt &stmt) {
   }
   if (stmt.targets.size() == 1 && !targets)
     statementValue_ = stmt.value.get();
+  if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]))
+    arrayDefinitionValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
     assignTo(*target, valueType, stmt.value->range());
@@ -106,7 +110,10 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
       error(target.range()) << "only array elements can be assigned through '[...]'";
       return;
     }
-    function_->hasSideEffects = true;
+    // A thread's own local array is invisible outside the function.
+    auto *arrayName = dyn_cast<NameExpr>(subscript->object.get());
+    if (!arrayName || !arrayName->symbol || arrayName->symbol->storage != ArrayStorage::Local)
+      function_->hasSideEffects = true;
     if (!valueType->isScalar())
       error(valueRange) << "cannot store a value of type " << valueType->str() << " into an element of "
                         << subscript->object->type->str();
@@ -209,6 +216,30 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     return;
   if (valueType->isTuple() || (symbol->type && symbol->type->isTuple()))
     return assignTupleToName(target, *symbol, valueType, valueRange);
+  if (symbol->type && symbol->type->isArray()) {
+    // The statement that made the array, checked again by a later pass.
+    if (pendingArray_ && target.range().begin.offset == symbol->definition.begin.offset) {
+      target.type = symbol->type;
+      return;
+    }
+    error(target.range()) << "'" << target.name << "' is a " << (symbol->storage == ArrayStorage::Shared ? "shared" : "local")
+                          << " array; it cannot be assigned again";
+    note(symbol->definition) << "'" << target.name << "' is made here";
+    return;
+  }
+  if (valueType->isArray() && pendingArray_) {
+    if (symbol->type) {
+      error(valueRange) << "'" << target.name << "' already holds " << symbol->type->str()
+                        << "; give the new array a name of its own";
+      return;
+    }
+    symbol->type = valueType;
+    symbol->storage = pendingArray_->storage;
+    symbol->fixedShape = pendingArray_->shape;
+    localTypesChanged_ = true;
+    target.type = valueType;
+    return;
+  }
   if (!valueType->isScalar()) {
     if (valueType->isArray())
       notSupportedYet(valueRange, "assigning an array to a local variable");
@@ -589,6 +620,8 @@ void Sema::checkExprStmt(ExprStmt &stmt) {
   // A call may have no value (print); anything else must have one.
   const Type *type = isa<CallExpr>(*stmt.expr) ? checkExpr(*stmt.expr) : checkValue(*stmt.expr);
   auto *call = dyn_cast<CallExpr>(stmt.expr.get());
+  if (call && isGpuMemoryBuiltin(call->function))
+    return; // Called for its effect: a barrier, a fence, an atomic update.
   if (call && call->calleeDef) {
     // A device function may be called for its effects alone.
     const FunctionInfo *callee = info_.infoFor(call->calleeDef);

@@ -15,6 +15,11 @@
 
 namespace pyk {
 
+/// Where an array lives: a kernel's parameters are in global memory; a
+/// local made by cuda.shared.array is the block's, by cuda.local.array the
+/// thread's.
+enum class ArrayStorage { Global, Shared, Local };
+
 enum class SymbolKind {
   Parameter, ///< a kernel or device-function parameter
   Local,     ///< a local variable, typed by its assignments
@@ -47,6 +52,10 @@ struct Symbol {
   bool typeDeclared = false;
   /// Tuple constants (`SHAPE = (16, 16)`): the elements' values.
   std::vector<ast::ConstantValue> tupleConstant = {};
+  /// Array locals (cuda.shared.array, cuda.local.array): where, and the
+  /// constant shape.
+  ArrayStorage storage = ArrayStorage::Global;
+  std::vector<int64_t> fixedShape = {};
   /// Builtin::MathFunction (imported with `from math import sqrt`): which.
   const MathFunctionInfo *mathFunction = nullptr;
 };

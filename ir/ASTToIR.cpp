@@ -23,6 +23,7 @@
 
 #include <cmath>
 #include <map>
+#include <optional>
 #include <set>
 
 namespace pyk::ir {
@@ -172,6 +173,15 @@ public:
     StmtList hoisted;
     loopScoped_ = finder.loopScoped();
     for (const Symbol *local : info_.locals) {
+      if (local->type->isArray()) {
+        // cuda.shared.array / cuda.local.array: storage for the whole
+        // function, made by the backends, not by a statement.
+        Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
+        var->memory = local->storage == ArrayStorage::Shared ? Variable::Memory::Shared : Variable::Memory::Local;
+        var->fixedShape = local->fixedShape;
+        vars_[local] = var;
+        continue;
+      }
       if (local->type->isTuple()) {
         declareTupleLocal(*local, finder.declaredInline.count(local) != 0, hoisted);
         continue;
@@ -240,6 +250,9 @@ private:
     switch (s.kind()) {
     case ast::NodeKind::AssignStmt: {
       auto &a = cast<ast::AssignStmt>(s);
+      if (auto *call = dyn_cast<ast::CallExpr>(a.value.get());
+          call && (call->function == Builtin::SharedArray || call->function == Builtin::LocalArray))
+        return; // The array local exists for the whole function.
       if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
         return unpack(*targets, *a.value, s.range(), out);
       for (const ast::ExprPtr &target : a.targets) {
@@ -306,8 +319,8 @@ private:
       auto *call = dyn_cast<ast::CallExpr>(cast<ast::ExprStmt>(s).expr.get());
       if (call && call->function == Builtin::Print)
         return print(*call, out);
-      if (call && call->calleeDef)
-        out.push_back(std::make_unique<Evaluate>(s.range(), deviceCall(*call)));
+      if (call && (call->calleeDef || isEffect(call->function)))
+        out.push_back(std::make_unique<Evaluate>(s.range(), expr(*call)));
       return; // Anything else has no effect: Sema warned about values left unused.
     }
     case ast::NodeKind::PassStmt:
@@ -459,7 +472,7 @@ private:
     assert(attribute.builtin == Builtin::ArrayShape && "only grids and shapes are tuples");
     const Variable *array = arrayOf(*attribute.object);
     for (unsigned axis = 0; axis < array->type.rank; ++axis)
-      elements.push_back(std::make_unique<ArrayDim>(e.range(), array, axis));
+      elements.push_back(extent(array, axis, e.range()));
     return elements;
   }
 
@@ -670,10 +683,10 @@ private:
       return reg(SpecialRegKind::LaneId, 0);
     case Builtin::ArraySize: {
       const Variable *array = arrayOf(*e.object);
-      ExprPtr size = std::make_unique<ArrayDim>(e.range(), array, 0);
+      ExprPtr size = extent(array, 0, e.range());
       for (unsigned axis = 1; axis < array->type.rank; ++axis)
         size = std::make_unique<Binary>(e.range(), BinaryOp::Mul, std::move(size),
-                                        std::make_unique<ArrayDim>(e.range(), array, axis));
+                                        extent(array, axis, e.range()));
       return size;
     }
     default:
@@ -728,9 +741,110 @@ private:
     return std::make_unique<Call>(e.range(), &callee, callee.returnType, std::move(args));
   }
 
+  /// The GPU builtins that are operations with effects.
+  static bool isEffect(Builtin builtin) { return gpuOpOf(builtin).has_value() || atomicOpOf(builtin).has_value(); }
+
+  static std::optional<GpuOpKind> gpuOpOf(Builtin builtin) {
+    switch (builtin) {
+    case Builtin::SyncThreads:
+      return GpuOpKind::SyncThreads;
+    case Builtin::SyncThreadsCount:
+      return GpuOpKind::SyncThreadsCount;
+    case Builtin::SyncThreadsAnd:
+      return GpuOpKind::SyncThreadsAnd;
+    case Builtin::SyncThreadsOr:
+      return GpuOpKind::SyncThreadsOr;
+    case Builtin::ThreadFence:
+      return GpuOpKind::ThreadFence;
+    case Builtin::ThreadFenceBlock:
+      return GpuOpKind::ThreadFenceBlock;
+    case Builtin::ThreadFenceSystem:
+      return GpuOpKind::ThreadFenceSystem;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  static std::optional<AtomicOp> atomicOpOf(Builtin builtin) {
+    switch (builtin) {
+    case Builtin::AtomicAdd:
+      return AtomicOp::Add;
+    case Builtin::AtomicSub:
+      return AtomicOp::Sub;
+    case Builtin::AtomicAnd:
+      return AtomicOp::And;
+    case Builtin::AtomicOr:
+      return AtomicOp::Or;
+    case Builtin::AtomicXor:
+      return AtomicOp::Xor;
+    case Builtin::AtomicMax:
+      return AtomicOp::Max;
+    case Builtin::AtomicMin:
+      return AtomicOp::Min;
+    case Builtin::AtomicExch:
+      return AtomicOp::Exch;
+    case Builtin::AtomicInc:
+      return AtomicOp::Inc;
+    case Builtin::AtomicDec:
+      return AtomicOp::Dec;
+    case Builtin::AtomicCas:
+      return AtomicOp::Cas;
+    default:
+      return std::nullopt;
+    }
+  }
+
+  /// A barrier or fence; the counting barriers take their predicate as an
+  /// int32 (non-zero is true).
+  ExprPtr gpuOp(const ast::CallExpr &e, GpuOpKind op) {
+    std::vector<ExprPtr> args;
+    for (const ast::ExprPtr &arg : e.args) {
+      ExprPtr value = expr(*arg);
+      if (value->type().isBool())
+        value = castTo(std::move(value), Type::scalarType(ScalarKind::Int32));
+      else if (!value->type().isScalarOf(ScalarKind::Int32))
+        value = std::make_unique<Compare>(arg->range(), CompareOp::Ne, std::move(value),
+                                          zeroOf(value->type(), arg->range()));
+      args.push_back(castTo(std::move(value), Type::scalarType(ScalarKind::Int32)));
+    }
+    return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
+  }
+
+  /// cuda.atomic.OP(array, index, [expected,] value): the index as one
+  /// int64 per axis, the operands in the element type.
+  ExprPtr atomic(const ast::CallExpr &e, AtomicOp op) {
+    const Variable *array = arrayOf(*e.args[0]);
+    const Type element = Type::scalarType(array->type.scalar);
+    const Type i64 = Type::scalarType(ScalarKind::Int64);
+    std::vector<ExprPtr> indexList;
+    const ast::Expr &index = *e.args[1];
+    if (index.type->isTuple()) {
+      for (ExprPtr &value : tupleElements(index))
+        indexList.push_back(castTo(std::move(value), i64));
+    } else {
+      indexList.push_back(castTo(expr(index), i64));
+    }
+    ExprPtr compare = op == AtomicOp::Cas ? castTo(expr(*e.args[2]), element) : nullptr;
+    ExprPtr value = castTo(expr(*e.args.back()), element);
+    return std::make_unique<Atomic>(e.range(), op, array, std::move(indexList), std::move(value), std::move(compare));
+  }
+
+  /// An extent of `array`: a constant for an array local.
+  static ExprPtr extent(const Variable *array, unsigned axis, SourceRange loc) {
+    if (!array->fixedShape.empty()) {
+      const int64_t value = array->fixedShape[axis];
+      return std::make_unique<Constant>(loc, Type::scalarType(ScalarKind::Int64), value, double(value));
+    }
+    return std::make_unique<ArrayDim>(loc, array, axis);
+  }
+
   ExprPtr call(const ast::CallExpr &e) {
     if (e.calleeDef)
       return deviceCall(e);
+    if (auto op = gpuOpOf(e.function))
+      return gpuOp(e, *op);
+    if (auto op = atomicOpOf(e.function))
+      return atomic(e, *op);
     const Type type = toIRType(e.type);
     switch (e.function) {
     case Builtin::Cast:
@@ -748,7 +862,7 @@ private:
     case Builtin::MathFunction:
       return math(e);
     case Builtin::Len:
-      return std::make_unique<ArrayDim>(e.range(), arrayOf(*e.args.front()), 0);
+      return extent(arrayOf(*e.args.front()), 0, e.range());
     case Builtin::Round: {
       if (e.args.size() == 2)
         return roundToDigits(e);
@@ -1041,6 +1155,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->lineInfo = functionInfo.options.lineinfo;
     function->inlineAlways = functionInfo.options.inlineAlways;
     function->fastMath = functionInfo.options.fastmath;
+    function->synchronises = functionInfo.synchronises;
     function->maxThreadsPerBlock = functionInfo.options.maxThreadsPerBlock;
     function->minBlocksPerMultiprocessor = functionInfo.options.minBlocksPerMultiprocessor;
     function->maxRegisters = functionInfo.options.maxRegisters;

@@ -127,6 +127,31 @@ const char *compareOpName(CompareOp op) {
   return "?";
 }
 
+const char *gpuOpName(GpuOpKind op) {
+  switch (op) {
+  case GpuOpKind::SyncThreads:
+    return "syncthreads";
+  case GpuOpKind::SyncThreadsCount:
+    return "syncthreads_count";
+  case GpuOpKind::SyncThreadsAnd:
+    return "syncthreads_and";
+  case GpuOpKind::SyncThreadsOr:
+    return "syncthreads_or";
+  case GpuOpKind::ThreadFenceBlock:
+    return "threadfence_block";
+  case GpuOpKind::ThreadFence:
+    return "threadfence";
+  case GpuOpKind::ThreadFenceSystem:
+    return "threadfence_system";
+  }
+  return "?";
+}
+
+const char *atomicOpName(AtomicOp op) {
+  static const char *const names[] = {"add", "sub", "and", "or", "xor", "max", "min", "exch", "inc", "dec", "cas"};
+  return names[static_cast<int>(op)];
+}
+
 const char *specialRegName(SpecialRegKind reg) {
   switch (reg) {
   case SpecialRegKind::ThreadIdx:

@@ -46,6 +46,10 @@ struct Type {
 class Variable {
 public:
   enum class Kind { Param, Local };
+  /// Where an array's elements live: a parameter's in global memory; an
+  /// array local (cuda.shared.array, cuda.local.array) is the block's or
+  /// the thread's, with a constant shape.
+  enum class Memory { Global, Shared, Local };
   Variable(Kind kind, std::string name, Type type, SourceRange range)
       : kind(kind), name(std::move(name)), type(type), range(range) {}
 
@@ -58,6 +62,16 @@ public:
   /// Made by the compiler (a loop counter, a value evaluated once), not
   /// written by the user: its name starts with pyk_ and is already unique.
   bool hidden = false;
+  /// Arrays: where the elements live, and for array locals the shape.
+  Memory memory = Memory::Global;
+  std::vector<int64_t> fixedShape;
+  /// Bytes of one element times every extent (array locals).
+  int64_t fixedBytes() const {
+    int64_t bytes = byteWidth(type.scalar);
+    for (int64_t extent : fixedShape)
+      bytes *= extent;
+    return bytes;
+  }
 };
 
 enum class NodeKind {
@@ -86,7 +100,7 @@ private:
 
 class Expr : public Node {
 public:
-  static bool classof(const Node *node) { return node->kind() <= NodeKind::Call; }
+  static bool classof(const Node *node) { return node->kind() < NodeKind::Declare; }
   const Type &type() const { return type_; }
 
 protected:
@@ -273,6 +287,51 @@ public:
   std::vector<ExprPtr> args;
 };
 
+/// Barriers and memory fences: SyncThreads* wait for every thread of the
+/// block (the counting forms take an int32 predicate and return an int32);
+/// fences order this thread's memory accesses as seen by the block, the
+/// device, or the system.
+enum class GpuOpKind {
+  SyncThreads,
+  SyncThreadsCount,
+  SyncThreadsAnd,
+  SyncThreadsOr,
+  ThreadFenceBlock,
+  ThreadFence,
+  ThreadFenceSystem,
+};
+const char *gpuOpName(GpuOpKind op);
+
+class GpuOp : public Expr {
+public:
+  GpuOp(SourceRange loc, GpuOpKind op, Type type, std::vector<ExprPtr> args)
+      : Expr(NodeKind::GpuOp, loc, type), op(op), args(std::move(args)) {}
+  PYK_IR_CLASSOF(GpuOp)
+  GpuOpKind op;
+  std::vector<ExprPtr> args;
+};
+
+/// cuda.atomic.*: reads the element, stores `op(old, value)` (Cas: `value`
+/// where old == compare; Inc: old >= value ? 0 : old + 1; Dec: old == 0 ||
+/// old > value ? value : old - 1, as CUDA's atomicInc/atomicDec), and
+/// yields the old value, as one indivisible step with relaxed ordering.
+enum class AtomicOp { Add, Sub, And, Or, Xor, Max, Min, Exch, Inc, Dec, Cas };
+const char *atomicOpName(AtomicOp op);
+
+class Atomic : public Expr {
+public:
+  Atomic(SourceRange loc, AtomicOp op, const Variable *array, std::vector<ExprPtr> indices, ExprPtr value,
+         ExprPtr compare)
+      : Expr(NodeKind::Atomic, loc, Type::scalarType(array->type.scalar)), op(op), array(array),
+        indices(std::move(indices)), value(std::move(value)), compare(std::move(compare)) {}
+  PYK_IR_CLASSOF(Atomic)
+  AtomicOp op;
+  const Variable *array;
+  std::vector<ExprPtr> indices;
+  ExprPtr value;
+  ExprPtr compare; // Cas only
+};
+
 class Declare : public Stmt {
 public:
   Declare(SourceRange loc, const Variable *var, ExprPtr init)
@@ -376,7 +435,7 @@ public:
   std::string format() const;
 };
 
-/// A call whose value, if any, is unused.
+/// A call, GPU operation or atomic whose value, if any, is unused.
 class Evaluate : public Stmt {
 public:
   Evaluate(SourceRange loc, ExprPtr call) : Stmt(NodeKind::Evaluate, loc), call(std::move(call)) {}
@@ -441,6 +500,9 @@ public:
   /// on the GPU, flushes float32 denormals to zero). NaN and infinity keep
   /// their meaning, so isnan and isinf still work.
   bool fastMath = false;
+  /// Waits at block barriers, itself or through a callee (the CPU device
+  /// then runs each thread on a fiber).
+  bool synchronises = false;
   /// Kernels: launch_bounds and max_registers (0 where not given).
   unsigned maxThreadsPerBlock = 0;
   unsigned minBlocksPerMultiprocessor = 0;

@@ -30,6 +30,15 @@ public:
     if (f.maxRegisters)
       os_ << " max_registers(" << f.maxRegisters << ")";
     os_ << " {" << at(f.loc) << "\n";
+    for (const Variable *var : f.variables()) {
+      if (var->memory == Variable::Memory::Global)
+        continue;
+      os_.indent(2) << (var->memory == Variable::Memory::Shared ? "shared %" : "local %") << var->name << ": "
+                    << var->type.str() << " [";
+      for (size_t axis = 0; axis < var->fixedShape.size(); ++axis)
+        os_ << (axis ? ", " : "") << var->fixedShape[axis];
+      os_ << "]" << at(var->range) << "\n";
+    }
     block(f.body, 1);
     os_ << "}\n";
   }
@@ -103,6 +112,28 @@ public:
         expr(*m.args[i]);
       }
       os_ << ")";
+      return;
+    }
+    case NodeKind::GpuOp: {
+      auto &g = cast<GpuOp>(e);
+      os_ << gpuOpName(g.op) << "(";
+      for (size_t i = 0; i < g.args.size(); ++i) {
+        os_ << (i ? ", " : "");
+        expr(*g.args[i]);
+      }
+      os_ << ")";
+      return;
+    }
+    case NodeKind::Atomic: {
+      auto &a = cast<Atomic>(e);
+      os_ << "atomic." << atomicOpName(a.op) << ":" << e.type().str() << " %" << a.array->name;
+      indices(a.indices);
+      if (a.compare) {
+        os_ << ", ";
+        expr(*a.compare);
+      }
+      os_ << ", ";
+      expr(*a.value);
       return;
     }
     case NodeKind::Call: {

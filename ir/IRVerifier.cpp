@@ -23,6 +23,13 @@ public:
 
   void run() {
     scopes_.emplace_back(function_.params.begin(), function_.params.end());
+    // Array locals exist for the whole function.
+    for (const Variable *var : function_.variables())
+      if (var->memory != Variable::Memory::Global) {
+        if (!var->type.isArray() || var->fixedShape.size() != var->type.rank)
+          problems.push_back(function_.name + ": array local '" + var->name + "' has no shape of its rank");
+        scopes_.back().insert(var);
+      }
     block(function_.body);
   }
 
@@ -164,6 +171,33 @@ private:
     }
     case NodeKind::Call:
       return call(cast<Call>(e));
+    case NodeKind::GpuOp: {
+      auto &g = cast<GpuOp>(e);
+      const bool counting = g.op == GpuOpKind::SyncThreadsCount || g.op == GpuOpKind::SyncThreadsAnd ||
+                            g.op == GpuOpKind::SyncThreadsOr;
+      if (g.args.size() != (counting ? 1u : 0u))
+        fail(e, "wrong number of operands");
+      for (const ExprPtr &arg : g.args) {
+        expr(*arg);
+        requireType(e, *arg, Type::scalarType(ScalarKind::Int32), "predicate");
+      }
+      requireType(e, e, counting ? Type::scalarType(ScalarKind::Int32) : Type::voidType(), "result");
+      return;
+    }
+    case NodeKind::Atomic: {
+      auto &a = cast<Atomic>(e);
+      indices(e, a.array, a.indices);
+      const Type element = Type::scalarType(a.array->type.scalar);
+      for (const Expr *operand : {a.compare.get(), a.value.get()}) {
+        if (!operand)
+          continue;
+        expr(*operand);
+        requireType(e, *operand, element, "operand");
+      }
+      if ((a.op == AtomicOp::Cas) != (a.compare != nullptr))
+        fail(e, "a compare operand is for cas alone");
+      return;
+    }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       fail(e, "statement used as an expression");
@@ -280,8 +314,8 @@ private:
       return;
     case NodeKind::Evaluate: {
       const Expr &evaluated = *cast<Evaluate>(s).call;
-      if (!llvm::isa<Call>(evaluated))
-        fail(s, "evaluates an expression that is not a call");
+      if (!llvm::isa<Call, GpuOp, Atomic>(evaluated))
+        fail(s, "evaluates an expression without effects");
       expr(evaluated);
       return;
     }

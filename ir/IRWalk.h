@@ -51,6 +51,18 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &arg : llvm::cast<Call>(e).args)
       f(*arg);
     return;
+  case NodeKind::GpuOp:
+    for (const ExprPtr &arg : llvm::cast<GpuOp>(e).args)
+      f(*arg);
+    return;
+  case NodeKind::Atomic: {
+    auto &atomic = llvm::cast<Atomic>(e);
+    for (const ExprPtr &index : atomic.indices)
+      f(*index);
+    if (atomic.compare)
+      f(*atomic.compare);
+    return f(*atomic.value);
+  }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     return;

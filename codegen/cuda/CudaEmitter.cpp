@@ -83,6 +83,7 @@ public:
       parameter(*function_.params[i]);
     }
     os_ << ")\n{\n";
+    arrayLocals();
     block(function_.body, 1);
     os_ << "}\n";
   }
@@ -117,6 +118,28 @@ private:
       return;
     }
     os_ << cudaScalarType(param.type.scalar) << " " << names_.nameOf(&param);
+  }
+
+  /// cuda.shared.array / cuda.local.array: flat C arrays, indexed row-major
+  /// like every pyk array.
+  void arrayLocals() {
+    for (const Variable *var : function_.variables()) {
+      if (var->memory == Variable::Memory::Global)
+        continue;
+      line(var->range);
+      os_.indent(4) << (var->memory == Variable::Memory::Shared ? "__shared__ " : "")
+                    << cudaScalarType(var->type.scalar) << " " << names_.nameOf(var) << "[";
+      for (size_t axis = 0; axis < var->fixedShape.size(); ++axis)
+        os_ << (axis ? " * " : "") << var->fixedShape[axis];
+      os_ << "];\n";
+    }
+  }
+
+  /// An array's extent: a parameter's, or an array local's constant.
+  std::string extent(const Variable *array, unsigned axis) {
+    if (!array->fixedShape.empty())
+      return std::to_string(array->fixedShape[axis]);
+    return names_.extentOf(array, axis);
   }
 
   void line(SourceRange loc) {
@@ -297,7 +320,7 @@ private:
   std::string element(const Variable *array, const std::vector<ExprPtr> &indices) {
     Code offset = expr(*indices[0]);
     for (unsigned axis = 1; axis < indices.size(); ++axis) {
-      std::string scaled = wrap(offset, Multiplicative) + " * " + names_.extentOf(array, axis);
+      std::string scaled = wrap(offset, Multiplicative) + " * " + extent(array, axis);
       offset = {scaled + " + " + wrap(expr(*indices[axis]), Multiplicative), Additive};
     }
     return names_.nameOf(array) + "[" + offset.text + "]";
@@ -375,6 +398,32 @@ private:
         text += (i ? ", " : "") + expr(*m.args[i]).text;
       return {text + ")", Postfix};
     }
+    case NodeKind::GpuOp: {
+      auto &g = cast<GpuOp>(e);
+      static const char *const spelling[] = {"__syncthreads",      "__syncthreads_count", "__syncthreads_and",
+                                             "__syncthreads_or",   "__threadfence_block", "__threadfence",
+                                             "__threadfence_system"};
+      std::string text = std::string(spelling[static_cast<int>(g.op)]) + "(";
+      for (size_t i = 0; i < g.args.size(); ++i)
+        text += (i ? ", " : "") + expr(*g.args[i]).text;
+      return {text + ")", Postfix};
+    }
+    case NodeKind::Atomic: {
+      auto &a = cast<Atomic>(e);
+      static const Helper helpers[] = {Helper::AtomicAdd, Helper::AtomicSub,  Helper::AtomicAnd, Helper::AtomicOr,
+                                       Helper::AtomicXor, Helper::AtomicMax,  Helper::AtomicMin, Helper::AtomicExch,
+                                       Helper::AtomicInc, Helper::AtomicDec, Helper::AtomicCas};
+      const Helper helper = helpers[static_cast<int>(a.op)];
+      helpers_.insert(helper);
+      if (helper != Helper::AtomicAdd && helper != Helper::AtomicSub)
+        helpers_.insert(Helper::AtomicBits);
+      // The element type explicitly: constants print as int, not as it.
+      std::string text = std::string(helperName(helper)) + "<" + cudaScalarType(a.array->type.scalar) + ">(&" +
+                         element(a.array, a.indices);
+      if (a.compare)
+        text += ", " + expr(*a.compare).text;
+      return {text + ", " + expr(*a.value).text + ")", Postfix};
+    }
     case NodeKind::Call: {
       // An array argument is its pointer and its extents.
       auto &c = cast<Call>(e);
@@ -388,7 +437,7 @@ private:
         }
         text += names_.nameOf(ref->var);
         for (unsigned axis = 0; axis < ref->var->type.rank; ++axis)
-          text += ", " + names_.extentOf(ref->var, axis);
+          text += ", " + extent(ref->var, axis);
       }
       return {text + ")", Postfix};
     }

@@ -25,6 +25,30 @@ const char *helperName(Helper helper) {
     return "pyk_max";
   case Helper::LaneId:
     return "pyk_laneid";
+  case Helper::AtomicBits:
+    return "pyk_bits";
+  case Helper::AtomicAdd:
+    return "pyk_atomic_add";
+  case Helper::AtomicSub:
+    return "pyk_atomic_sub";
+  case Helper::AtomicAnd:
+    return "pyk_atomic_and";
+  case Helper::AtomicOr:
+    return "pyk_atomic_or";
+  case Helper::AtomicXor:
+    return "pyk_atomic_xor";
+  case Helper::AtomicMax:
+    return "pyk_atomic_max";
+  case Helper::AtomicMin:
+    return "pyk_atomic_min";
+  case Helper::AtomicExch:
+    return "pyk_atomic_exch";
+  case Helper::AtomicInc:
+    return "pyk_atomic_inc";
+  case Helper::AtomicDec:
+    return "pyk_atomic_dec";
+  case Helper::AtomicCas:
+    return "pyk_atomic_cas";
   }
   return "pyk_unknown";
 }
@@ -154,6 +178,134 @@ __device__ __forceinline__ int32_t pyk_laneid() {
     unsigned lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     return (int32_t)lane;
+}
+)";
+  case Helper::AtomicBits:
+    return R"(// The unsigned integer CUDA's atomics take for a T's bits, and the
+// conversions both ways (memcpy-free: CUDA's bit casts).
+template <typename T> using pyk_bits_t = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+template <typename T> __device__ __forceinline__ pyk_bits_t<T> pyk_bits(T value) {
+    if constexpr (std::is_same_v<T, float>)
+        return __float_as_uint(value);
+    else if constexpr (std::is_same_v<T, double>)
+        return (unsigned long long)__double_as_longlong(value);
+    else
+        return (pyk_bits_t<T>)value;
+}
+template <typename T> __device__ __forceinline__ T pyk_from_bits(pyk_bits_t<T> bits) {
+    if constexpr (std::is_same_v<T, float>)
+        return __uint_as_float(bits);
+    else if constexpr (std::is_same_v<T, double>)
+        return __longlong_as_double((long long)bits);
+    else
+        return (T)bits;
+}
+// Replaces *address with next(*address) in a compare-and-swap loop, for the
+// operations CUDA has no atomic instruction for; returns the old value.
+template <typename T, typename F> __device__ __forceinline__ T pyk_atomic_update(T *address, F next) {
+    auto *bits = (pyk_bits_t<T> *)address;
+    pyk_bits_t<T> old = *bits, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(bits, assumed, pyk_bits(next(pyk_from_bits<T>(assumed))));
+    } while (old != assumed);
+    return pyk_from_bits<T>(old);
+}
+)";
+  case Helper::AtomicAdd:
+    return R"(// cuda.atomic.add: the old value; 64-bit integers through their bits.
+template <typename T> __device__ __forceinline__ T pyk_atomic_add(T *address, T value) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 8)
+        return (T)atomicAdd((unsigned long long *)address, (unsigned long long)value);
+    else
+        return atomicAdd(address, value);
+}
+)";
+  case Helper::AtomicSub:
+    return R"(// cuda.atomic.sub: the old value; floats and 64-bit integers add the
+// negated value (wrapping, as the subtraction would).
+template <typename T> __device__ __forceinline__ T pyk_atomic_sub(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return atomicAdd(address, -value);
+    else if constexpr (sizeof(T) == 8)
+        return (T)atomicAdd((unsigned long long *)address, 0ull - (unsigned long long)value);
+    else
+        return atomicSub(address, value);
+}
+)";
+  case Helper::AtomicAnd:
+  case Helper::AtomicOr:
+  case Helper::AtomicXor:
+    return helper == Helper::AtomicAnd ? R"(// cuda.atomic.and_: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_and(T *address, T value) {
+    return pyk_from_bits<T>(atomicAnd((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+)"
+           : helper == Helper::AtomicOr ? R"(// cuda.atomic.or_: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_or(T *address, T value) {
+    return pyk_from_bits<T>(atomicOr((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+)"
+                                        : R"(// cuda.atomic.xor: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_xor(T *address, T value) {
+    return pyk_from_bits<T>(atomicXor((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+)";
+  case Helper::AtomicMax:
+    return R"(// cuda.atomic.max: the old value; floats as C's fmax (a NaN operand loses).
+template <typename T> __device__ __forceinline__ T pyk_atomic_max(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return pyk_atomic_update(address, [value](T old) { return fmax(old, value); });
+    else if constexpr (std::is_signed_v<T> && sizeof(T) == 8)
+        return (T)atomicMax((long long *)address, (long long)value);
+    else if constexpr (sizeof(T) == 8)
+        return (T)atomicMax((unsigned long long *)address, (unsigned long long)value);
+    else
+        return atomicMax(address, value);
+}
+)";
+  case Helper::AtomicMin:
+    return R"(// cuda.atomic.min: the old value; floats as C's fmin (a NaN operand loses).
+template <typename T> __device__ __forceinline__ T pyk_atomic_min(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return pyk_atomic_update(address, [value](T old) { return fmin(old, value); });
+    else if constexpr (std::is_signed_v<T> && sizeof(T) == 8)
+        return (T)atomicMin((long long *)address, (long long)value);
+    else if constexpr (sizeof(T) == 8)
+        return (T)atomicMin((unsigned long long *)address, (unsigned long long)value);
+    else
+        return atomicMin(address, value);
+}
+)";
+  case Helper::AtomicExch:
+    return R"(// cuda.atomic.exch: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_exch(T *address, T value) {
+    return pyk_from_bits<T>(atomicExch((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+)";
+  case Helper::AtomicInc:
+    return R"(// cuda.atomic.inc: old >= value ? 0 : old + 1; the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_inc(T *address, T value) {
+    if constexpr (sizeof(T) == 4)
+        return atomicInc(address, value);
+    else
+        return pyk_atomic_update(address, [value](T old) { return old >= value ? T(0) : T(old + 1); });
+}
+)";
+  case Helper::AtomicDec:
+    return R"(// cuda.atomic.dec: old == 0 || old > value ? value : old - 1; the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_dec(T *address, T value) {
+    if constexpr (sizeof(T) == 4)
+        return atomicDec(address, value);
+    else
+        return pyk_atomic_update(address, [value](T old) { return old == 0 || old > value ? value : T(old - 1); });
+}
+)";
+  case Helper::AtomicCas:
+    return R"(// cuda.atomic.cas: stores value if *address == expected (bit for bit);
+// the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_cas(T *address, T expected, T value) {
+    return pyk_from_bits<T>(atomicCAS((pyk_bits_t<T> *)address, pyk_bits(expected), pyk_bits(value)));
 }
 )";
   case Helper::Max:

@@ -14,7 +14,31 @@
 
 namespace pyk::cuda {
 
-enum class Helper { FloorDiv, FloatFloorDiv, Mod, FloatMod, IntPow, Shl, Shr, Min, Max, LaneId };
+enum class Helper {
+  FloorDiv,
+  FloatFloorDiv,
+  Mod,
+  FloatMod,
+  IntPow,
+  Shl,
+  Shr,
+  Min,
+  Max,
+  LaneId,
+  // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
+  AtomicBits, // the integer that holds a value's bits (used by the next ones)
+  AtomicAdd,
+  AtomicSub,
+  AtomicAnd,
+  AtomicOr,
+  AtomicXor,
+  AtomicMax,
+  AtomicMin,
+  AtomicExch,
+  AtomicInc,
+  AtomicDec,
+  AtomicCas,
+};
 
 /// The name the generated code calls ("pyk_floordiv").
 const char *helperName(Helper helper);

@@ -83,16 +83,18 @@ using FunctionMap = std::map<const Function *, llvm::Function *>;
 
 class FunctionEmitter {
 public:
-  FunctionEmitter(const Function &function, llvm::Module &module, LLVMTarget target, llvm::DIBuilder *debug,
-                  llvm::DIFile *file, const FunctionMap &functions)
-      : function_(function), module_(module), context_(module.getContext()), builder_(context_), target_(target),
-        debug_(debug), file_(file), functions_(functions) {}
+  FunctionEmitter(const Function &function, const std::string &sourceName, llvm::Module &module, LLVMTarget target,
+                  llvm::DIBuilder *debug, llvm::DIFile *file, const FunctionMap &functions)
+      : function_(function), sourceName_(sourceName), module_(module), context_(module.getContext()),
+        builder_(context_), target_(target), debug_(debug), file_(file), functions_(functions) {}
 
   llvm::Function *declare() {
     if (function_.kind == Function::Kind::Device)
       declareDeviceFunction();
     else if (target_ == LLVMTarget::NVPTX)
       declareKernel();
+    else if (function_.synchronises)
+      declareCpuFiberKernel();
     else
       declareCpuEntry();
     return llvmFunction_;
@@ -105,10 +107,11 @@ public:
     llvm::BasicBlock *entry = llvm::BasicBlock::Create(context_, "entry", llvmFunction_);
     builder_.SetInsertPoint(entry);
     for (const Variable *var : function_.variables()) {
-      if (var->kind != Variable::Kind::Local)
+      if (var->kind != Variable::Kind::Local || var->memory != Variable::Memory::Global)
         continue;
       locals_[var] = builder_.CreateAlloca(memoryType(var->type.scalar, context_), nullptr, var->name);
     }
+    allocateArrayLocals();
     // A parameter the body assigns lives in memory, like a local.
     forEachStmt(function_.body, [&](const Stmt &s) {
       auto *assign = llvm::dyn_cast<Assign>(&s);
@@ -133,6 +136,12 @@ public:
       return;
     }
     unpackCpuArguments();
+    if (function_.synchronises) {
+      emitFiberThread();
+      emitFiberBlockEntry();
+      return;
+    }
+    placeSharedArrays(sharedFrame(builder_));
     emitThreadLoops();
   }
 
@@ -179,11 +188,13 @@ private:
     }
   }
 
-  /// An internal function: arrays as pointers (not noalias: a device
-  /// function may be passed the same array twice) and their extents; on
-  /// the CPU device then the block's context and the thread's index.
+  /// An internal function: arrays as generic pointers (global, shared or
+  /// local memory: after inlining, NVPTX infers which) and not noalias (a
+  /// device function may be passed the same array twice), and their
+  /// extents; on the CPU device then the block's context and the thread's
+  /// index.
   void declareDeviceFunction() {
-    const unsigned space = target_ == LLVMTarget::NVPTX ? unsigned(AddressSpace::Global) : 0u;
+    const unsigned space = 0;
     std::vector<llvm::Type *> paramTypes;
     for (const Variable *param : function_.params) {
       if (param->type.isArray()) {
@@ -293,6 +304,114 @@ private:
     annotate("maxntidz", function_.maxThreadsPerBlock ? 1 : 0);
     annotate("minctasm", function_.minBlocksPerMultiprocessor);
     annotate("maxnreg", function_.maxRegisters);
+  }
+
+  // --- Array locals -----------------------------------------------------------
+  /// The bytes of the block's shared arrays, each at a 16-byte aligned offset.
+  uint64_t sharedLayout(std::map<const Variable *, uint64_t> *offsets) const {
+    uint64_t size = 0;
+    for (const Variable *var : function_.variables()) {
+      if (var->memory != Variable::Memory::Shared)
+        continue;
+      size = (size + 15) / 16 * 16;
+      if (offsets)
+        (*offsets)[var] = size;
+      size += static_cast<uint64_t>(var->fixedBytes());
+    }
+    return size;
+  }
+
+  ArrayValue fixedArray(const Variable *var, llvm::Value *data) {
+    ArrayValue array;
+    array.data = data;
+    for (int64_t extent : var->fixedShape)
+      array.extents.push_back(builder_.getInt64(static_cast<uint64_t>(extent)));
+    return array;
+  }
+
+  /// Local arrays are allocas; shared ones, on the GPU, globals in shared
+  /// memory (on the CPU device, placeSharedArrays puts them in the block's
+  /// frame).
+  void allocateArrayLocals() {
+    for (const Variable *var : function_.variables()) {
+      auto *arrayType = llvm::ArrayType::get(memoryType(var->type.scalar, context_),
+                                             static_cast<uint64_t>(var->fixedBytes() / byteWidth(var->type.scalar)));
+      if (var->memory == Variable::Memory::Local) {
+        llvm::AllocaInst *storage = builder_.CreateAlloca(arrayType, nullptr, var->name);
+        storage->setAlignment(llvm::Align(16));
+        arrays_[var] = fixedArray(var, storage);
+      } else if (var->memory == Variable::Memory::Shared && target_ == LLVMTarget::NVPTX) {
+        auto *global = new llvm::GlobalVariable(module_, arrayType, false, llvm::GlobalValue::InternalLinkage,
+                                                llvm::UndefValue::get(arrayType), function_.symbol + "." + var->name,
+                                                nullptr, llvm::GlobalValue::NotThreadLocal, AddressSpace::Shared);
+        global->setAlignment(llvm::Align(16));
+        arrays_[var] = fixedArray(var, global);
+      }
+    }
+  }
+
+  /// CPU device: the block's shared arrays, in one frame on the stack of
+  /// the worker running the block (null when there are none).
+  llvm::Value *sharedFrame(llvm::IRBuilder<> &builder) {
+    const uint64_t size = sharedLayout(nullptr);
+    if (size == 0)
+      return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
+    llvm::AllocaInst *frame = builder.CreateAlloca(llvm::ArrayType::get(builder.getInt8Ty(), size), nullptr, "shared");
+    frame->setAlignment(llvm::Align(16));
+    return frame;
+  }
+
+  void placeSharedArrays(llvm::Value *frame) {
+    std::map<const Variable *, uint64_t> offsets;
+    sharedLayout(&offsets);
+    for (const auto &[var, offset] : offsets)
+      arrays_[var] = fixedArray(var, builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), frame, offset,
+                                                                          var->name));
+  }
+
+  // --- The CPU device's fiber kernels ----------------------------------------
+  /// A kernel that waits at barriers runs each thread on a fiber: the body
+  /// is `thread(args, block, frame, x, y, z)` and the entry the runtime
+  /// calls hands it to pyk_cpu_run_block with the block's shared frame.
+  void declareCpuFiberKernel() {
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    auto *i32 = llvm::Type::getInt32Ty(context_);
+    auto *voidType = llvm::Type::getVoidTy(context_);
+    llvmFunction_ = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, ptr, ptr, i32, i32, i32}, false),
+                                           llvm::Function::InternalLinkage,
+                                           "pyk_cpu_thread." + function_.symbol, module_);
+    llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+    static const char *names[] = {"args", "block", "frame", "thread.x", "thread.y", "thread.z"};
+    for (unsigned i = 0; i < 6; ++i)
+      llvmFunction_->getArg(i)->setName(names[i]);
+    blockEntry_ = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, ptr}, false),
+                                         llvm::Function::ExternalLinkage, cpuEntrySymbol(function_.symbol), module_);
+    blockEntry_->addFnAttr(llvm::Attribute::NoUnwind);
+    blockEntry_->getArg(0)->setName("args");
+    blockEntry_->getArg(1)->setName("block");
+  }
+
+  /// The thread function's body (its arguments unpacked already).
+  void emitFiberThread() {
+    for (unsigned axis = 0; axis < 3; ++axis) {
+      threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, std::string("thread.") + "xyz"[axis]);
+      builder_.CreateStore(llvmFunction_->getArg(3 + axis), threadIndex_[axis]);
+    }
+    placeSharedArrays(llvmFunction_->getArg(2));
+    initAssignedParams();
+    block(function_.body);
+    if (!builder_.GetInsertBlock()->getTerminator())
+      builder_.CreateRetVoid();
+  }
+
+  void emitFiberBlockEntry() {
+    llvm::IRBuilder<> entry(llvm::BasicBlock::Create(context_, "entry", blockEntry_));
+    llvm::Value *frame = sharedFrame(entry);
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    llvm::FunctionCallee runBlock = module_.getOrInsertFunction(
+        "pyk_cpu_run_block", llvm::FunctionType::get(entry.getVoidTy(), {ptr, ptr, ptr, ptr}, false));
+    entry.CreateCall(runBlock, {llvmFunction_, blockEntry_->getArg(0), blockEntry_->getArg(1), frame});
+    entry.CreateRetVoid();
   }
 
   /// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
@@ -436,8 +555,8 @@ private:
       if (function_.kind == Function::Kind::Device) {
         const ExprPtr &value = cast<Return>(s).value;
         returnFromFunction(value ? expr(*value) : nullptr);
-      } else if (target_ == LLVMTarget::NVPTX) {
-        builder_.CreateRetVoid();
+      } else if (target_ == LLVMTarget::NVPTX || function_.synchronises) {
+        builder_.CreateRetVoid(); // ends the thread (on the CPU device, its fiber)
       } else {
         builder_.CreateBr(threadDone_); // this thread is done; on to the next
       }
@@ -448,6 +567,106 @@ private:
 #include "IRNodes.def"
       return;
     }
+  }
+
+  /// Barriers: bar.sync and its counting forms on the GPU, the runtime's
+  /// fiber barrier on the CPU device (told where it is, for its messages).
+  /// Fences: membar on the GPU; on the CPU device the block's threads share
+  /// one OS thread, so a block fence only stops the compiler reordering.
+  llvm::Value *gpuOp(const GpuOp &g) {
+    std::vector<llvm::Value *> args;
+    for (const ExprPtr &arg : g.args)
+      args.push_back(expr(*arg));
+    at(g.loc());
+    if (target_ == LLVMTarget::NVPTX) {
+      static constexpr llvm::Intrinsic::ID ids[] = {
+          llvm::Intrinsic::nvvm_barrier0,     llvm::Intrinsic::nvvm_barrier0_popc, llvm::Intrinsic::nvvm_barrier0_and,
+          llvm::Intrinsic::nvvm_barrier0_or,  llvm::Intrinsic::nvvm_membar_cta,    llvm::Intrinsic::nvvm_membar_gl,
+          llvm::Intrinsic::nvvm_membar_sys};
+      return builder_.CreateIntrinsic(ids[static_cast<int>(g.op)], {}, args);
+    }
+    switch (g.op) {
+    case GpuOpKind::ThreadFenceBlock:
+      return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
+    case GpuOpKind::ThreadFence:
+    case GpuOpKind::ThreadFenceSystem:
+      return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+    default:
+      break;
+    }
+    static const char *const runtimeNames[] = {"pyk_cpu_syncthreads", "pyk_cpu_syncthreads_count",
+                                               "pyk_cpu_syncthreads_and", "pyk_cpu_syncthreads_or"};
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    std::vector<llvm::Type *> types;
+    for (llvm::Value *arg : args)
+      types.push_back(arg->getType());
+    types.push_back(ptr);
+    llvm::Type *result = g.type().isVoid() ? builder_.getVoidTy() : builder_.getInt32Ty();
+    llvm::FunctionCallee function =
+        module_.getOrInsertFunction(runtimeNames[static_cast<int>(g.op)], llvm::FunctionType::get(result, types, false));
+    args.push_back(sourcePosition(g.loc()));
+    return builder_.CreateCall(function, args);
+  }
+
+  /// "file.pyk:line:col" as a constant string, for the runtime's messages.
+  llvm::Value *sourcePosition(SourceRange loc) {
+    return stringConstant(sourceName_ + ":" + std::to_string(loc.begin.line) + ":" + std::to_string(loc.begin.column));
+  }
+
+  /// cuda.atomic.*: atomicrmw (cmpxchg for cas) on the element, relaxed, as
+  /// CUDA's atomics are. Floats compare-and-swap through their bits.
+  llvm::Value *atomic(const Atomic &a) {
+    llvm::Value *address = elementAddress(a.array, a.indices);
+    llvm::Value *compare = a.compare ? expr(*a.compare) : nullptr;
+    llvm::Value *value = expr(*a.value);
+    at(a.loc());
+    const ScalarKind kind = a.array->type.scalar;
+    const llvm::Align align(byteWidth(kind));
+    const auto ordering = llvm::AtomicOrdering::Monotonic;
+    if (a.op == AtomicOp::Cas) {
+      llvm::Type *bits = builder_.getIntNTy(byteWidth(kind) * 8);
+      llvm::Value *pair = builder_.CreateAtomicCmpXchg(address, builder_.CreateBitCast(compare, bits),
+                                                       builder_.CreateBitCast(value, bits), align, ordering, ordering);
+      return builder_.CreateBitCast(builder_.CreateExtractValue(pair, 0), value->getType());
+    }
+    using B = llvm::AtomicRMWInst::BinOp;
+    const bool floating = isFloat(kind), isSigned = isSignedInteger(kind);
+    B op = B::Xchg;
+    switch (a.op) {
+    case AtomicOp::Add:
+      op = floating ? B::FAdd : B::Add;
+      break;
+    case AtomicOp::Sub:
+      op = floating ? B::FSub : B::Sub;
+      break;
+    case AtomicOp::And:
+      op = B::And;
+      break;
+    case AtomicOp::Or:
+      op = B::Or;
+      break;
+    case AtomicOp::Xor:
+      op = B::Xor;
+      break;
+    case AtomicOp::Max:
+      op = floating ? B::FMax : isSigned ? B::Max : B::UMax;
+      break;
+    case AtomicOp::Min:
+      op = floating ? B::FMin : isSigned ? B::Min : B::UMin;
+      break;
+    case AtomicOp::Exch:
+      op = B::Xchg;
+      break;
+    case AtomicOp::Inc:
+      op = B::UIncWrap;
+      break;
+    case AtomicOp::Dec:
+      op = B::UDecWrap;
+      break;
+    case AtomicOp::Cas:
+      break;
+    }
+    return builder_.CreateAtomicRMW(op, address, value, align, ordering);
   }
 
   /// `ret value` from a device function. Sema has checked that a function
@@ -471,7 +690,7 @@ private:
         continue;
       }
       const ArrayValue &array = arrays_.at(ref->var);
-      args.push_back(array.data);
+      args.push_back(builder_.CreateAddrSpaceCast(array.data, llvm::PointerType::get(context_, 0)));
       args.insert(args.end(), array.extents.begin(), array.extents.end());
     }
     if (target_ == LLVMTarget::Host) {
@@ -698,6 +917,10 @@ private:
     }
     case NodeKind::Call:
       return call(cast<Call>(e));
+    case NodeKind::GpuOp:
+      return gpuOp(cast<GpuOp>(e));
+    case NodeKind::Atomic:
+      return atomic(cast<Atomic>(e));
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
       break;
@@ -922,6 +1145,8 @@ private:
   }
 
   const Function &function_;
+  /// The .pyk file's name, for the runtime's messages.
+  const std::string &sourceName_;
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;
@@ -931,6 +1156,8 @@ private:
   std::array<llvm::AllocaInst *, 3> threadIndex_{};
   std::array<std::array<llvm::Value *, 3>, 3> blockValues_{};
   llvm::Value *blockContext_ = nullptr;
+  /// CPU device, kernels that synchronise: the entry the runtime calls.
+  llvm::Function *blockEntry_ = nullptr;
   llvm::BasicBlock *threadDone_ = nullptr;
   /// The enclosing loops, innermost last: where continue and break go.
   struct LoopTargets {
@@ -978,7 +1205,7 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
   std::vector<std::unique_ptr<FunctionEmitter>> emitters;
   for (const auto &function : module.functions) {
     const bool withLines = options.lineInfo || function->lineInfo;
-    emitters.push_back(std::make_unique<FunctionEmitter>(*function, *result, options.target,
+    emitters.push_back(std::make_unique<FunctionEmitter>(*function, module.sourceName, *result, options.target,
                                                          withLines ? debug.get() : nullptr, file, functions));
     functions[function.get()] = emitters.back()->declare();
   }

@@ -10,11 +10,14 @@
 namespace pyk::ir {
 namespace {
 
-/// The arrays `body` stores to, itself or through the device functions it
-/// passes them to (already marked: callees come first in a module).
+/// The arrays `body` stores to, itself (a store or an atomic) or through
+/// the device functions it passes them to (already marked: callees come
+/// first in a module).
 std::set<const Variable *> writtenArrays(const StmtList &body) {
   std::set<const Variable *> written;
   auto noteCalls = [&](const Expr &e, auto &self) -> void {
+    if (auto *atomic = llvm::dyn_cast<Atomic>(&e))
+      written.insert(atomic->array);
     if (auto *call = llvm::dyn_cast<Call>(&e)) {
       for (size_t i = 0; i < call->args.size(); ++i) {
         auto *ref = llvm::dyn_cast<VarRef>(call->args[i].get());

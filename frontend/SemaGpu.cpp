@@ -1,0 +1,282 @@
+//===- SemaGpu.cpp - Shared and local arrays, barriers, fences, atomics ---===//
+//
+// The GPU memory model's builtins. Each call that synchronises or writes
+// memory has effects, so, like a device function that writes arrays, it
+// must be the whole of its statement (statementValue_): it then runs once,
+// in Python's order, in every backend.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+#include "llvm/Support/Casting.h"
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+namespace {
+
+/// CUDA's limits: 48 KiB of static shared memory per block, 512 KiB of
+/// local memory per thread.
+constexpr uint64_t maxStaticSharedBytes = 48 * 1024;
+constexpr uint64_t maxLocalBytes = 512 * 1024;
+
+bool isAtomic(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::AtomicAdd:
+  case Builtin::AtomicSub:
+  case Builtin::AtomicAnd:
+  case Builtin::AtomicOr:
+  case Builtin::AtomicXor:
+  case Builtin::AtomicMax:
+  case Builtin::AtomicMin:
+  case Builtin::AtomicExch:
+  case Builtin::AtomicInc:
+  case Builtin::AtomicDec:
+  case Builtin::AtomicCas:
+    return true;
+  default:
+    return false;
+  }
+}
+
+} // namespace
+
+bool Sema::isGpuMemoryBuiltin(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::SharedArray:
+  case Builtin::LocalArray:
+  case Builtin::SyncThreads:
+  case Builtin::SyncThreadsCount:
+  case Builtin::SyncThreadsAnd:
+  case Builtin::SyncThreadsOr:
+  case Builtin::ThreadFence:
+  case Builtin::ThreadFenceBlock:
+  case Builtin::ThreadFenceSystem:
+    return true;
+  default:
+    return isAtomic(builtin);
+  }
+}
+
+const Type *Sema::checkGpuMemoryCall(CallExpr &expr, Builtin builtin) {
+  expr.function = builtin;
+  if (builtin == Builtin::SharedArray || builtin == Builtin::LocalArray)
+    return checkArrayConstructor(expr, builtin == Builtin::SharedArray);
+  if (isAtomic(builtin))
+    return checkAtomic(expr, builtin);
+  return checkSynchronisation(expr, builtin);
+}
+
+/// A call with effects stands alone: see the file comment.
+bool Sema::requireWholeStatement(CallExpr &expr, const std::string &name) {
+  if (function_)
+    function_->hasSideEffects = true;
+  if (&expr == statementValue_)
+    return true;
+  error(expr.range()) << name
+                      << " must be a statement of its own or the whole value of an assignment, return, 'if' or "
+                         "'while'; assign its result to a local first";
+  return false;
+}
+
+/// cuda.shared.array(shape, dtype) and cuda.local.array(shape, dtype), also
+/// with shape= and dtype= keywords: an array of constant shape, assigned to
+/// a local when it is made ('tile = cuda.shared.array((16, 16), float32)').
+const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
+  const std::string name = shared ? "cuda.shared.array" : "cuda.local.array";
+  Expr *shapeArg = expr.args.size() > 0 ? expr.args[0].get() : nullptr;
+  Expr *dtypeArg = expr.args.size() > 1 ? expr.args[1].get() : nullptr;
+  bool ok = expr.args.size() <= 2;
+  if (!ok)
+    error(expr.args[2]->range()) << name << "() takes a shape and a dtype, not " << expr.args.size() << " arguments";
+  for (KeywordArgument &keyword : expr.keywords) {
+    Expr **slot = keyword.name == "shape" ? &shapeArg : keyword.name == "dtype" ? &dtypeArg : nullptr;
+    if (!slot) {
+      error(keyword.nameRange) << name << "() takes the keywords shape and dtype, not '" << keyword.name << "'";
+      ok = false;
+    } else if (*slot) {
+      error(keyword.nameRange) << name << "() is given '" << keyword.name << "' twice";
+      ok = false;
+    } else {
+      *slot = keyword.value.get();
+    }
+  }
+  if (!ok)
+    return setType(expr, types_.errorType());
+  if (!shapeArg || !dtypeArg) {
+    error(expr.range()) << name << "() needs a shape and a dtype, as in '" << name << "((16, 16), float32)'";
+    return setType(expr, types_.errorType());
+  }
+  const std::optional<ScalarKind> element = scalarTypeNamed(*dtypeArg);
+  if (!element) {
+    error(dtypeArg->range()) << name << "()'s dtype must be a scalar type such as float32";
+    return setType(expr, types_.errorType());
+  }
+  if (*element == ScalarKind::Float16) {
+    notSupportedYet(dtypeArg->range(), "float16");
+    return setType(expr, types_.errorType());
+  }
+  // The shape: a constant int or a tuple of them (a literal or a constant).
+  const Type *shapeType = checkValue(*shapeArg);
+  if (shapeType->isError())
+    return setType(expr, types_.errorType());
+  std::vector<int64_t> shape;
+  auto addExtent = [&](const std::optional<ConstantValue> &value, SourceRange range) {
+    if (!value || value->kind != ConstantValue::Kind::Int || value->exceedsInt64) {
+      error(range) << name << "()'s shape must be made of constant integers (module constants or literals)";
+      return false;
+    }
+    if (value->intValue == 0 && shared) {
+      notSupportedYet(range, "dynamic shared memory (a shape of 0)");
+      return false;
+    }
+    if (value->intValue <= 0) {
+      error(range) << name << "()'s extents must be positive, not " << value->intValue;
+      return false;
+    }
+    shape.push_back(value->intValue);
+    return true;
+  };
+  if (shapeType->isTuple()) {
+    auto *tuple = dyn_cast<TupleExpr>(shapeArg);
+    auto *constantName = dyn_cast<NameExpr>(shapeArg);
+    for (size_t i = 0; i < shapeType->elements().size(); ++i) {
+      std::optional<ConstantValue> value;
+      if (tuple)
+        value = tuple->elements[i]->constant;
+      else if (constantName && constantName->symbol && i < constantName->symbol->tupleConstant.size())
+        value = constantName->symbol->tupleConstant[i];
+      if (!addExtent(value, tuple ? tuple->elements[i]->range() : shapeArg->range()))
+        return setType(expr, types_.errorType());
+    }
+  } else if (!addExtent(shapeArg->constant, shapeArg->range())) {
+    return setType(expr, types_.errorType());
+  }
+  if (shape.empty() || shape.size() > 3) {
+    error(shapeArg->range()) << name << "() makes arrays of 1 to 3 dimensions, not " << shape.size();
+    return setType(expr, types_.errorType());
+  }
+  uint64_t bytes = byteWidth(*element);
+  for (int64_t extent : shape)
+    bytes = extent > int64_t(1) << 40 ? UINT64_MAX : bytes * static_cast<uint64_t>(extent);
+  if (bytes > (shared ? maxStaticSharedBytes : maxLocalBytes)) {
+    error(shapeArg->range()) << "this " << (shared ? "shared" : "local") << " array takes " << bytes
+                             << " bytes; CUDA allows " << (shared ? "48 KiB of static shared memory per block"
+                                                                  : "512 KiB of local memory per thread");
+    return setType(expr, types_.errorType());
+  }
+  if (shared && function_ && function_->kind == FunctionKind::Device) {
+    notSupportedYet(expr.range(), "a shared array in a device function; make it in the kernel and pass it");
+    return setType(expr, types_.errorType());
+  }
+  if (&expr != arrayDefinitionValue_) {
+    error(expr.range()) << name << "() must be assigned to a local as it is made, as in 'tile = " << name
+                        << "((16, 16), float32)'";
+    return setType(expr, types_.errorType());
+  }
+  pendingArray_ = {shared ? ArrayStorage::Shared : ArrayStorage::Local, shape};
+  return setType(expr, types_.array(*element, static_cast<unsigned>(shape.size())));
+}
+
+/// cuda.syncthreads() and its counting forms, and the memory fences.
+const Type *Sema::checkSynchronisation(CallExpr &expr, Builtin builtin) {
+  const std::string name(builtinName(builtin));
+  const bool takesPredicate = builtin == Builtin::SyncThreadsCount || builtin == Builtin::SyncThreadsAnd ||
+                              builtin == Builtin::SyncThreadsOr;
+  const size_t count = takesPredicate ? 1 : 0;
+  if (!requirePositional(expr, name.c_str(), count, count))
+    return setType(expr, types_.errorType());
+  if (takesPredicate) {
+    const Type *type = checkValue(*expr.args[0]);
+    if (type->isError())
+      return setType(expr, types_.errorType());
+    if (!type->isScalar() || isFloat(type->scalarKind())) {
+      error(expr.args[0]->range()) << name << "() takes a bool or an integer predicate, not " << describe(*expr.args[0]);
+      return setType(expr, types_.errorType());
+    }
+  }
+  if (!requireWholeStatement(expr, name + "()"))
+    return setType(expr, types_.errorType());
+  if (builtin == Builtin::SyncThreads || builtin == Builtin::SyncThreadsCount || builtin == Builtin::SyncThreadsAnd ||
+      builtin == Builtin::SyncThreadsOr)
+    function_->synchronises = true;
+  return setType(expr, takesPredicate ? types_.int32Type() : types_.voidType());
+}
+
+/// cuda.atomic.OP(array, index, value) (cas: (array, index, expected,
+/// value)): the element's old value, in the array's element type. The
+/// index is an integer or a tuple of one per axis.
+const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
+  const std::string name(builtinName(builtin));
+  const size_t arity = builtin == Builtin::AtomicCas ? 4 : 3;
+  if (!requirePositional(expr, name.c_str(), arity, arity))
+    return setType(expr, types_.errorType());
+  bool ok = true;
+  for (ExprPtr &arg : expr.args)
+    ok &= !checkValue(*arg)->isError();
+  if (!ok)
+    return setType(expr, types_.errorType());
+  Expr &array = *expr.args[0];
+  if (!array.type->isArray() || !isa<NameExpr>(array)) {
+    error(array.range()) << name << "() works on an array, not " << describe(array);
+    return setType(expr, types_.errorType());
+  }
+  const ScalarKind element = array.type->scalarKind();
+  // The index: as many integers as the array has axes.
+  Expr &index = *expr.args[1];
+  std::vector<const Type *> indexTypes;
+  if (index.type->isTuple())
+    indexTypes = index.type->elements();
+  else
+    indexTypes.push_back(index.type);
+  for (const Type *type : indexTypes) {
+    if (!type->isScalar() || !isInteger(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool) {
+      error(index.range()) << name << "()'s index must be an integer or a tuple of integers, not "
+                           << index.type->str();
+      return setType(expr, types_.errorType());
+    }
+  }
+  if (indexTypes.size() != array.type->rank()) {
+    error(index.range()) << name << "() on " << array.type->str() << " needs " << array.type->rank()
+                         << " indices, not " << indexTypes.size();
+    return setType(expr, types_.errorType());
+  }
+  // What CUDA supports (atomicAdd on floats since sm_60 for float64).
+  const bool integer32or64 = (isInteger(element) && element != ScalarKind::Bool && byteWidth(element) >= 4);
+  const bool floating = element == ScalarKind::Float32 || element == ScalarKind::Float64;
+  bool supported = integer32or64 || floating;
+  if (builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr || builtin == Builtin::AtomicXor)
+    supported = integer32or64;
+  if (builtin == Builtin::AtomicInc || builtin == Builtin::AtomicDec)
+    supported = element == ScalarKind::UInt32 || element == ScalarKind::UInt64;
+  if (!supported) {
+    const char *which = builtin == Builtin::AtomicInc || builtin == Builtin::AtomicDec ? "uint32 and uint64"
+                        : builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr || builtin == Builtin::AtomicXor
+                            ? "32- and 64-bit integers"
+                            : "32- and 64-bit integers, float32 and float64";
+    error(array.range()) << name << "() is not available on " << array.type->str() << "; CUDA has it for " << which;
+    return setType(expr, types_.errorType());
+  }
+  for (size_t i = 2; i < expr.args.size(); ++i) {
+    Expr &value = *expr.args[i];
+    if (!value.type->isScalar()) {
+      error(value.range()) << name << "() needs a number, not " << describe(value);
+      return setType(expr, types_.errorType());
+    }
+    if (isFloat(value.type->scalarKind()) && !isFloat(element)) {
+      error(value.range()) << name << "() on " << array.type->str() << " takes an integer, not "
+                           << value.type->str() << "; convert with " << scalarName(element) << "(...)";
+      return setType(expr, types_.errorType());
+    }
+    if (!checkLiteralFits(value, element))
+      return setType(expr, types_.errorType());
+  }
+  if (!requireWholeStatement(expr, name + "()"))
+    return setType(expr, types_.errorType());
+  return setType(expr, types_.scalar(element));
+}
+
+} // namespace pyk::sema
