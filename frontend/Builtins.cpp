@@ -73,12 +73,8 @@ bool isKnownUnimplementedBuiltin(std::string_view name) {
   static constexpr std::string_view planned[] = {
       // Memory
       "cuda.const.array_like",
-      // Synchronisation
-      "cuda.syncwarp",
       // Warp operations
-      "cuda.shfl_sync", "cuda.shfl_up_sync", "cuda.shfl_down_sync", "cuda.shfl_xor_sync", "cuda.all_sync",
-      "cuda.any_sync", "cuda.eq_sync", "cuda.ballot_sync", "cuda.match_any_sync", "cuda.activemask",
-      "cuda.lanemask_lt", "cuda.popc", "cuda.brev", "cuda.clz", "cuda.ffs", "cuda.fma", "cuda.cbrt",
+      "cuda.match_all_sync",
       // Math functions pyk does not have yet
       "math.radians", "math.degrees", "math.frexp", "math.ldexp",
   };

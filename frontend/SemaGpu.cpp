@@ -23,7 +23,9 @@ namespace {
 constexpr uint64_t maxStaticSharedBytes = 48 * 1024;
 constexpr uint64_t maxLocalBytes = 512 * 1024;
 
-bool isAtomic(Builtin builtin) {
+} // namespace
+
+bool Sema::isAtomicBuiltin(Builtin builtin) {
   switch (builtin) {
   case Builtin::AtomicAdd:
   case Builtin::AtomicSub:
@@ -42,8 +44,6 @@ bool isAtomic(Builtin builtin) {
   }
 }
 
-} // namespace
-
 bool Sema::isGpuMemoryBuiltin(Builtin builtin) {
   switch (builtin) {
   case Builtin::SharedArray:
@@ -55,9 +55,27 @@ bool Sema::isGpuMemoryBuiltin(Builtin builtin) {
   case Builtin::ThreadFence:
   case Builtin::ThreadFenceBlock:
   case Builtin::ThreadFenceSystem:
+  case Builtin::SyncWarp:
+  case Builtin::ShflSync:
+  case Builtin::ShflUpSync:
+  case Builtin::ShflDownSync:
+  case Builtin::ShflXorSync:
+  case Builtin::AllSync:
+  case Builtin::AnySync:
+  case Builtin::EqSync:
+  case Builtin::BallotSync:
+  case Builtin::MatchAnySync:
+  case Builtin::ActiveMask:
+  case Builtin::LaneMaskLt:
+  case Builtin::Popc:
+  case Builtin::Brev:
+  case Builtin::Clz:
+  case Builtin::Ffs:
+  case Builtin::Fma:
+  case Builtin::Cbrt:
     return true;
   default:
-    return isAtomic(builtin);
+    return isAtomicBuiltin(builtin);
   }
 }
 
@@ -65,9 +83,134 @@ const Type *Sema::checkGpuMemoryCall(CallExpr &expr, Builtin builtin) {
   expr.function = builtin;
   if (builtin == Builtin::SharedArray || builtin == Builtin::LocalArray)
     return checkArrayConstructor(expr, builtin == Builtin::SharedArray);
-  if (isAtomic(builtin))
+  if (isAtomicBuiltin(builtin))
     return checkAtomic(expr, builtin);
-  return checkSynchronisation(expr, builtin);
+  switch (builtin) {
+  case Builtin::SyncWarp:
+  case Builtin::ShflSync:
+  case Builtin::ShflUpSync:
+  case Builtin::ShflDownSync:
+  case Builtin::ShflXorSync:
+  case Builtin::AllSync:
+  case Builtin::AnySync:
+  case Builtin::EqSync:
+  case Builtin::BallotSync:
+  case Builtin::MatchAnySync:
+  case Builtin::ActiveMask:
+  case Builtin::LaneMaskLt:
+    return checkWarpOperation(expr, builtin);
+  case Builtin::Popc:
+  case Builtin::Brev:
+  case Builtin::Clz:
+  case Builtin::Ffs:
+  case Builtin::Fma:
+  case Builtin::Cbrt:
+    return checkIntrinsic(expr, builtin);
+  default:
+    return checkSynchronisation(expr, builtin);
+  }
+}
+
+/// The warp operations, Numba's signatures: (mask, value, lane or delta)
+/// for the shuffles, (mask, predicate) for the votes, (mask, value) for
+/// match_any_sync, () for activemask and lanemask_lt. A mask is an integer
+/// (its low 32 bits count). They read no memory, so unlike barriers they
+/// may stand anywhere in an expression; every lane of the mask must reach
+/// them, as in CUDA.
+const Type *Sema::checkWarpOperation(CallExpr &expr, Builtin builtin) {
+  const std::string name(builtinName(builtin));
+  const bool shuffle = builtin == Builtin::ShflSync || builtin == Builtin::ShflUpSync ||
+                       builtin == Builtin::ShflDownSync || builtin == Builtin::ShflXorSync;
+  const size_t arity = shuffle ? 3 : builtin == Builtin::SyncWarp ? 1
+                                   : builtin == Builtin::ActiveMask || builtin == Builtin::LaneMaskLt ? 0
+                                                                                                      : 2;
+  const size_t minimum = builtin == Builtin::SyncWarp ? 0 : arity;
+  if (!requirePositional(expr, name.c_str(), minimum, arity))
+    return setType(expr, types_.errorType());
+  bool ok = true;
+  for (ExprPtr &arg : expr.args)
+    ok &= !checkValue(*arg)->isError();
+  if (!ok)
+    return setType(expr, types_.errorType());
+  auto requireInteger = [&](Expr &arg, const char *what) {
+    if (arg.type->isScalar() && isInteger(arg.type->scalarKind()) && arg.type->scalarKind() != ScalarKind::Bool)
+      return true;
+    error(arg.range()) << name << "()'s " << what << " must be an integer, not " << describe(arg);
+    return false;
+  };
+  if (!expr.args.empty() && !requireInteger(*expr.args[0], "mask"))
+    return setType(expr, types_.errorType());
+  if (function_)
+    function_->synchronises = true;
+  switch (builtin) {
+  case Builtin::SyncWarp:
+    if (!requireWholeStatement(expr, name + "()"))
+      return setType(expr, types_.errorType());
+    return setType(expr, types_.voidType());
+  case Builtin::ActiveMask:
+  case Builtin::LaneMaskLt:
+    return setType(expr, types_.scalar(ScalarKind::UInt32));
+  case Builtin::AllSync:
+  case Builtin::AnySync:
+  case Builtin::EqSync:
+  case Builtin::BallotSync: {
+    Expr &predicate = *expr.args[1];
+    if (!predicate.type->isScalar() || isFloat(predicate.type->scalarKind())) {
+      error(predicate.range()) << name << "() takes a bool or an integer predicate, not " << describe(predicate);
+      return setType(expr, types_.errorType());
+    }
+    return setType(expr, builtin == Builtin::BallotSync ? types_.scalar(ScalarKind::UInt32) : types_.boolType());
+  }
+  default:
+    break;
+  }
+  // The shuffles and match_any_sync exchange a value of 32 or 64 bits.
+  Expr &value = *expr.args[1];
+  const ScalarKind kind = value.type->isScalar() ? value.type->scalarKind() : ScalarKind::Bool;
+  if (!value.type->isScalar() || kind == ScalarKind::Bool || byteWidth(kind) < 4) {
+    error(value.range()) << name << "() exchanges 32- or 64-bit numbers, not " << describe(value);
+    return setType(expr, types_.errorType());
+  }
+  if (builtin == Builtin::MatchAnySync)
+    return setType(expr, types_.scalar(ScalarKind::UInt32));
+  if (!requireInteger(*expr.args[2], builtin == Builtin::ShflSync ? "source lane" : builtin == Builtin::ShflXorSync ? "lane mask" : "delta"))
+    return setType(expr, types_.errorType());
+  expr.isWeak = value.isWeak;
+  return setType(expr, value.type);
+}
+
+/// cuda.popc, brev, clz, ffs on integers (popc, clz and ffs give int32, as
+/// CUDA's __popc; brev the operand's type, at least 32 bits) and cuda.fma,
+/// cbrt on numbers (float32 stays float32, anything else float64).
+const Type *Sema::checkIntrinsic(CallExpr &expr, Builtin builtin) {
+  const std::string name(builtinName(builtin));
+  const size_t arity = builtin == Builtin::Fma ? 3 : 1;
+  if (!requirePositional(expr, name.c_str(), arity, arity))
+    return setType(expr, types_.errorType());
+  if (builtin == Builtin::Fma || builtin == Builtin::Cbrt) {
+    std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
+    if (!common)
+      return setType(expr, types_.errorType());
+    const ScalarKind kind = common->kind == ScalarKind::Float32 && !common->weak ? ScalarKind::Float32
+                                                                                  : ScalarKind::Float64;
+    expr.operandType = types_.scalar(kind);
+    return setType(expr, expr.operandType);
+  }
+  const Type *type = checkValue(*expr.args[0]);
+  if (type->isError())
+    return setType(expr, types_.errorType());
+  if (!type->isScalar() || !isInteger(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool) {
+    error(expr.args[0]->range()) << name << "() takes an integer, not " << describe(*expr.args[0]);
+    return setType(expr, types_.errorType());
+  }
+  // The operand in 32 or 64 bits, as CUDA's intrinsics take it.
+  ScalarKind operand = type->scalarKind();
+  if (byteWidth(operand) < 4)
+    operand = isSignedInteger(operand) ? ScalarKind::Int32 : ScalarKind::UInt32;
+  if (expr.args[0]->isWeak)
+    operand = ScalarKind::Int64;
+  expr.operandType = types_.scalar(operand);
+  return setType(expr, builtin == Builtin::Brev ? expr.operandType : types_.int32Type());
 }
 
 /// A call with effects stands alone: see the file comment.

@@ -118,10 +118,13 @@ private:
   const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);
   // --- GPU memory builtins (SemaGpu.cpp) ------------------------------------
   static bool isGpuMemoryBuiltin(Builtin builtin);
+  static bool isAtomicBuiltin(Builtin builtin);
   const Type *checkGpuMemoryCall(ast::CallExpr &expr, Builtin builtin);
   const Type *checkArrayConstructor(ast::CallExpr &expr, bool shared);
   const Type *checkSynchronisation(ast::CallExpr &expr, Builtin builtin);
   const Type *checkAtomic(ast::CallExpr &expr, Builtin builtin);
+  const Type *checkWarpOperation(ast::CallExpr &expr, Builtin builtin);
+  const Type *checkIntrinsic(ast::CallExpr &expr, Builtin builtin);
   /// Reports a call with effects that is not the whole of its statement.
   bool requireWholeStatement(ast::CallExpr &expr, const std::string &name);
   /// Checks that an argument of `valueType` may be passed for a parameter

@@ -620,7 +620,7 @@ void Sema::checkExprStmt(ExprStmt &stmt) {
   // A call may have no value (print); anything else must have one.
   const Type *type = isa<CallExpr>(*stmt.expr) ? checkExpr(*stmt.expr) : checkValue(*stmt.expr);
   auto *call = dyn_cast<CallExpr>(stmt.expr.get());
-  if (call && isGpuMemoryBuiltin(call->function))
+  if (call && isGpuMemoryBuiltin(call->function) && (type->isVoid() || isAtomicBuiltin(call->function)))
     return; // Called for its effect: a barrier, a fence, an atomic update.
   if (call && call->calleeDef) {
     // A device function may be called for its effects alone.

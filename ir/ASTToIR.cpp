@@ -760,6 +760,30 @@ private:
       return GpuOpKind::ThreadFenceBlock;
     case Builtin::ThreadFenceSystem:
       return GpuOpKind::ThreadFenceSystem;
+    case Builtin::SyncWarp:
+      return GpuOpKind::SyncWarp;
+    case Builtin::ShflSync:
+      return GpuOpKind::ShflIdx;
+    case Builtin::ShflUpSync:
+      return GpuOpKind::ShflUp;
+    case Builtin::ShflDownSync:
+      return GpuOpKind::ShflDown;
+    case Builtin::ShflXorSync:
+      return GpuOpKind::ShflXor;
+    case Builtin::AllSync:
+      return GpuOpKind::VoteAll;
+    case Builtin::AnySync:
+      return GpuOpKind::VoteAny;
+    case Builtin::EqSync:
+      return GpuOpKind::VoteEq;
+    case Builtin::BallotSync:
+      return GpuOpKind::Ballot;
+    case Builtin::MatchAnySync:
+      return GpuOpKind::MatchAny;
+    case Builtin::ActiveMask:
+      return GpuOpKind::ActiveMask;
+    case Builtin::LaneMaskLt:
+      return GpuOpKind::LaneMaskLt;
     default:
       return std::nullopt;
     }
@@ -794,10 +818,37 @@ private:
     }
   }
 
-  /// A barrier or fence; the counting barriers take their predicate as an
-  /// int32 (non-zero is true).
+  /// A predicate as `type` (bool or int32): non-zero is true.
+  ExprPtr predicate(const ast::Expr &arg, Type type) {
+    ExprPtr value = expr(arg);
+    if (!value->type().isBool() && !(value->type() == type))
+      value = std::make_unique<Compare>(arg.range(), CompareOp::Ne, std::move(value), zeroOf(value->type(), arg.range()));
+    return castTo(std::move(value), type);
+  }
+
+  /// A barrier, fence or warp operation. The counting barriers take their
+  /// predicate as an int32, the votes as a bool; masks are uint32 and
+  /// lanes int32 (GpuOpKind).
   ExprPtr gpuOp(const ast::CallExpr &e, GpuOpKind op) {
+    const Type u32 = Type::scalarType(ScalarKind::UInt32), i32 = Type::scalarType(ScalarKind::Int32);
     std::vector<ExprPtr> args;
+    if (op >= GpuOpKind::SyncWarp) {
+      if (e.args.empty() && op == GpuOpKind::SyncWarp)
+        args.push_back(std::make_unique<Constant>(e.range(), u32, 0xFFFFFFFFll, 4294967295.0));
+      for (size_t i = 0; i < e.args.size(); ++i) {
+        const ast::Expr &arg = *e.args[i];
+        if (i == 0)
+          args.push_back(castTo(expr(arg), u32));
+        else if (op == GpuOpKind::VoteAll || op == GpuOpKind::VoteAny || op == GpuOpKind::VoteEq ||
+                 op == GpuOpKind::Ballot)
+          args.push_back(predicate(arg, Type::scalarType(ScalarKind::Bool)));
+        else if (i == 2)
+          args.push_back(castTo(expr(arg), i32));
+        else
+          args.push_back(castTo(expr(arg), op == GpuOpKind::MatchAny ? toIRType(arg.type) : toIRType(e.type)));
+      }
+      return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
+    }
     for (const ast::ExprPtr &arg : e.args) {
       ExprPtr value = expr(*arg);
       if (value->type().isBool())
@@ -838,9 +889,29 @@ private:
     return std::make_unique<ArrayDim>(loc, array, axis);
   }
 
+  /// cuda.popc/brev/clz/ffs in the operand's 32 or 64 bits (the counts
+  /// then as int32); cuda.fma and cuda.cbrt as math functions.
+  ExprPtr intrinsic(const ast::CallExpr &e) {
+    const Type operandType = toIRType(e.operandType);
+    std::vector<ExprPtr> args;
+    for (const ast::ExprPtr &arg : e.args)
+      args.push_back(castTo(expr(*arg), operandType));
+    if (e.function == Builtin::Fma || e.function == Builtin::Cbrt)
+      return std::make_unique<MathCall>(e.range(), operandType, e.function == Builtin::Fma ? "fma" : "cbrt",
+                                        std::move(args));
+    const UnaryOp op = e.function == Builtin::Popc   ? UnaryOp::Popc
+                       : e.function == Builtin::Brev ? UnaryOp::Brev
+                       : e.function == Builtin::Clz  ? UnaryOp::Clz
+                                                     : UnaryOp::Ffs;
+    return castTo(std::make_unique<Unary>(e.range(), op, std::move(args.front())), toIRType(e.type));
+  }
+
   ExprPtr call(const ast::CallExpr &e) {
     if (e.calleeDef)
       return deviceCall(e);
+    if (e.function == Builtin::Popc || e.function == Builtin::Brev || e.function == Builtin::Clz ||
+        e.function == Builtin::Ffs || e.function == Builtin::Fma || e.function == Builtin::Cbrt)
+      return intrinsic(e);
     if (auto op = gpuOpOf(e.function))
       return gpuOp(e, *op);
     if (auto op = atomicOpOf(e.function))

@@ -71,6 +71,14 @@ const char *unaryOpName(UnaryOp op) {
     return "abs";
   case UnaryOp::Round:
     return "round";
+  case UnaryOp::Popc:
+    return "popc";
+  case UnaryOp::Brev:
+    return "brev";
+  case UnaryOp::Clz:
+    return "clz";
+  case UnaryOp::Ffs:
+    return "ffs";
   }
   return "?";
 }
@@ -143,6 +151,30 @@ const char *gpuOpName(GpuOpKind op) {
     return "threadfence";
   case GpuOpKind::ThreadFenceSystem:
     return "threadfence_system";
+  case GpuOpKind::SyncWarp:
+    return "syncwarp";
+  case GpuOpKind::ShflIdx:
+    return "shfl_idx";
+  case GpuOpKind::ShflUp:
+    return "shfl_up";
+  case GpuOpKind::ShflDown:
+    return "shfl_down";
+  case GpuOpKind::ShflXor:
+    return "shfl_xor";
+  case GpuOpKind::VoteAll:
+    return "vote_all";
+  case GpuOpKind::VoteAny:
+    return "vote_any";
+  case GpuOpKind::VoteEq:
+    return "vote_eq";
+  case GpuOpKind::Ballot:
+    return "ballot";
+  case GpuOpKind::MatchAny:
+    return "match_any";
+  case GpuOpKind::ActiveMask:
+    return "activemask";
+  case GpuOpKind::LaneMaskLt:
+    return "lanemask_lt";
   }
   return "?";
 }

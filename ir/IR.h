@@ -154,7 +154,9 @@ public:
 /// negative integer wraps to itself, as in NumPy.
 /// Round: to the nearest integer value, halves to even (a float result;
 /// lowering casts it to int64 for Python's round()).
-enum class UnaryOp { Neg, Not, BitNot, Abs, Round };
+/// Popc, Clz, Ffs: CUDA's bit counts, in the operand's type (32 or 64
+/// bits); Brev reverses the bits.
+enum class UnaryOp { Neg, Not, BitNot, Abs, Round, Popc, Brev, Clz, Ffs };
 const char *unaryOpName(UnaryOp op);
 
 class Unary : public Expr {
@@ -291,6 +293,12 @@ public:
 /// block (the counting forms take an int32 predicate and return an int32);
 /// fences order this thread's memory accesses as seen by the block, the
 /// device, or the system.
+///
+/// Warp operations take a uint32 mask first. Shfl*: (mask, value, lane or
+/// delta or lane mask as int32) -> the value of the source lane (the
+/// caller's own when the source lies outside the warp); Vote*: (mask, bool)
+/// -> bool, Ballot -> uint32; MatchAny: (mask, value) -> uint32;
+/// ActiveMask and LaneMaskLt: () -> uint32; SyncWarp: (mask).
 enum class GpuOpKind {
   SyncThreads,
   SyncThreadsCount,
@@ -299,6 +307,18 @@ enum class GpuOpKind {
   ThreadFenceBlock,
   ThreadFence,
   ThreadFenceSystem,
+  SyncWarp,
+  ShflIdx,
+  ShflUp,
+  ShflDown,
+  ShflXor,
+  VoteAll,
+  VoteAny,
+  VoteEq,
+  Ballot,
+  MatchAny,
+  ActiveMask,
+  LaneMaskLt,
 };
 const char *gpuOpName(GpuOpKind op);
 

@@ -173,15 +173,54 @@ private:
       return call(cast<Call>(e));
     case NodeKind::GpuOp: {
       auto &g = cast<GpuOp>(e);
-      const bool counting = g.op == GpuOpKind::SyncThreadsCount || g.op == GpuOpKind::SyncThreadsAnd ||
-                            g.op == GpuOpKind::SyncThreadsOr;
-      if (g.args.size() != (counting ? 1u : 0u))
-        fail(e, "wrong number of operands");
-      for (const ExprPtr &arg : g.args) {
+      for (const ExprPtr &arg : g.args)
         expr(*arg);
-        requireType(e, *arg, Type::scalarType(ScalarKind::Int32), "predicate");
+      const Type i32 = Type::scalarType(ScalarKind::Int32), u32 = Type::scalarType(ScalarKind::UInt32);
+      const Type boolType = Type::scalarType(ScalarKind::Bool);
+      std::vector<Type> operands;
+      Type result = Type::voidType();
+      switch (g.op) {
+      case GpuOpKind::SyncThreadsCount:
+      case GpuOpKind::SyncThreadsAnd:
+      case GpuOpKind::SyncThreadsOr:
+        operands = {i32};
+        result = i32;
+        break;
+      case GpuOpKind::SyncWarp:
+        operands = {u32};
+        break;
+      case GpuOpKind::ShflIdx:
+      case GpuOpKind::ShflUp:
+      case GpuOpKind::ShflDown:
+      case GpuOpKind::ShflXor:
+        operands = {u32, e.type(), i32};
+        result = e.type();
+        break;
+      case GpuOpKind::VoteAll:
+      case GpuOpKind::VoteAny:
+      case GpuOpKind::VoteEq:
+      case GpuOpKind::Ballot:
+        operands = {u32, boolType};
+        result = g.op == GpuOpKind::Ballot ? u32 : boolType;
+        break;
+      case GpuOpKind::MatchAny:
+        operands = {u32, g.args.size() == 2 ? g.args[1]->type() : i32};
+        result = u32;
+        break;
+      case GpuOpKind::ActiveMask:
+      case GpuOpKind::LaneMaskLt:
+        result = u32;
+        break;
+      default:
+        break;
       }
-      requireType(e, e, counting ? Type::scalarType(ScalarKind::Int32) : Type::voidType(), "result");
+      if (g.args.size() != operands.size()) {
+        fail(e, "wrong number of operands");
+        return;
+      }
+      for (size_t i = 0; i < operands.size(); ++i)
+        requireType(e, *g.args[i], operands[i], "operand");
+      requireType(e, e, result, "result");
       return;
     }
     case NodeKind::Atomic: {

@@ -343,6 +343,19 @@ private:
         return narrow(e.type(), {"~" + wrap(operand, Prefix), Prefix});
       if (u.op == UnaryOp::Abs)
         return absolute(e.type().scalar, operand);
+      if (u.op == UnaryOp::Popc || u.op == UnaryOp::Clz || u.op == UnaryOp::Ffs || u.op == UnaryOp::Brev) {
+        // CUDA's intrinsics, on the unsigned bits of 32 or 64.
+        const bool wide = byteWidth(e.type().scalar) == 8;
+        static const char *const names[] = {"__popc", "__brev", "__clz", "__ffs"};
+        std::string name = names[static_cast<int>(u.op) - static_cast<int>(UnaryOp::Popc)];
+        if (wide)
+          name += "ll";
+        const std::string bits = wide ? "(unsigned long long)" : "(unsigned)";
+        const bool signedArgument = u.op == UnaryOp::Clz || u.op == UnaryOp::Ffs;
+        std::string text = name + "(" + (signedArgument ? std::string(wide ? "(long long)" : "(int)") : bits) +
+                           wrap(operand, Prefix) + ")";
+        return {"(" + cudaScalarType(e.type().scalar) + ")" + text, Prefix};
+      }
       if (u.op == UnaryOp::Round) // rint: to nearest, halves to even
         return {std::string(e.type().scalar == ScalarKind::Float32 ? "rintf(" : "rint(") + operand.text + ")",
                 Postfix};
@@ -400,13 +413,21 @@ private:
     }
     case NodeKind::GpuOp: {
       auto &g = cast<GpuOp>(e);
-      static const char *const spelling[] = {"__syncthreads",      "__syncthreads_count", "__syncthreads_and",
-                                             "__syncthreads_or",   "__threadfence_block", "__threadfence",
-                                             "__threadfence_system"};
+      static const char *const spelling[] = {
+          "__syncthreads",     "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__threadfence_block",
+          "__threadfence",     "__threadfence_system", "__syncwarp",       "__shfl_sync",      "__shfl_up_sync",
+          "__shfl_down_sync",  "__shfl_xor_sync",     "__all_sync",        "__any_sync",       "__uni_sync",
+          "__ballot_sync",     "__match_any_sync",    "__activemask",      "pyk_lanemask_lt"};
+      if (g.op == GpuOpKind::LaneMaskLt)
+        helpers_.insert(Helper::LaneMaskLt);
       std::string text = std::string(spelling[static_cast<int>(g.op)]) + "(";
       for (size_t i = 0; i < g.args.size(); ++i)
         text += (i ? ", " : "") + expr(*g.args[i]).text;
-      return {text + ")", Postfix};
+      text += ")";
+      // CUDA's votes return int; pyk's are bools.
+      if (g.op == GpuOpKind::VoteAll || g.op == GpuOpKind::VoteAny || g.op == GpuOpKind::VoteEq)
+        return {text + " != 0", Equality};
+      return {text, Postfix};
     }
     case NodeKind::Atomic: {
       auto &a = cast<Atomic>(e);

@@ -25,6 +25,8 @@ const char *helperName(Helper helper) {
     return "pyk_max";
   case Helper::LaneId:
     return "pyk_laneid";
+  case Helper::LaneMaskLt:
+    return "pyk_lanemask_lt";
   case Helper::AtomicBits:
     return "pyk_bits";
   case Helper::AtomicAdd:
@@ -178,6 +180,14 @@ __device__ __forceinline__ int32_t pyk_laneid() {
     unsigned lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     return (int32_t)lane;
+}
+)";
+  case Helper::LaneMaskLt:
+    return R"(// cuda.lanemask_lt: the bits of the lanes below this one, PTX's %lanemask_lt.
+__device__ __forceinline__ uint32_t pyk_lanemask_lt() {
+    unsigned mask;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+    return mask;
 }
 )";
   case Helper::AtomicBits:

@@ -25,6 +25,7 @@ enum class Helper {
   Min,
   Max,
   LaneId,
+  LaneMaskLt,
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
   AtomicBits, // the integer that holds a value's bits (used by the next ones)
   AtomicAdd,

@@ -578,6 +578,8 @@ private:
     for (const ExprPtr &arg : g.args)
       args.push_back(expr(*arg));
     at(g.loc());
+    if (g.op >= GpuOpKind::SyncWarp)
+      return target_ == LLVMTarget::NVPTX ? warpOpOnGpu(g, args) : warpOpOnCpu(g, args);
     if (target_ == LLVMTarget::NVPTX) {
       static constexpr llvm::Intrinsic::ID ids[] = {
           llvm::Intrinsic::nvvm_barrier0,     llvm::Intrinsic::nvvm_barrier0_popc, llvm::Intrinsic::nvvm_barrier0_and,
@@ -606,6 +608,126 @@ private:
         module_.getOrInsertFunction(runtimeNames[static_cast<int>(g.op)], llvm::FunctionType::get(result, types, false));
     args.push_back(sourcePosition(g.loc()));
     return builder_.CreateCall(function, args);
+  }
+
+  /// A value's bits as an integer of its width (floats bit-cast).
+  llvm::Value *asBits(llvm::Value *value) {
+    return builder_.CreateBitCast(value, builder_.getIntNTy(value->getType()->getPrimitiveSizeInBits()));
+  }
+
+  /// Warp operations on the GPU: the sync intrinsics; 64-bit shuffles move
+  /// the two halves.
+  llvm::Value *warpOpOnGpu(const GpuOp &g, std::vector<llvm::Value *> &args) {
+    using I = llvm::Intrinsic::ID;
+    switch (g.op) {
+    case GpuOpKind::SyncWarp:
+      return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, args);
+    case GpuOpKind::VoteAll:
+    case GpuOpKind::VoteAny:
+    case GpuOpKind::VoteEq:
+    case GpuOpKind::Ballot: {
+      static constexpr I ids[] = {llvm::Intrinsic::nvvm_vote_all_sync, llvm::Intrinsic::nvvm_vote_any_sync,
+                                  llvm::Intrinsic::nvvm_vote_uni_sync, llvm::Intrinsic::nvvm_vote_ballot_sync};
+      return builder_.CreateIntrinsic(ids[static_cast<int>(g.op) - static_cast<int>(GpuOpKind::VoteAll)], {}, args);
+    }
+    case GpuOpKind::MatchAny: {
+      llvm::Value *bits = asBits(args[1]);
+      const I id = bits->getType()->isIntegerTy(64) ? llvm::Intrinsic::nvvm_match_any_sync_i64
+                                                     : llvm::Intrinsic::nvvm_match_any_sync_i32;
+      return builder_.CreateIntrinsic(id, {}, {args[0], bits});
+    }
+    case GpuOpKind::ActiveMask:
+      return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
+    case GpuOpKind::LaneMaskLt:
+      return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {}, {});
+    default:
+      break;
+    }
+    static constexpr I shuffles[] = {llvm::Intrinsic::nvvm_shfl_sync_idx_i32, llvm::Intrinsic::nvvm_shfl_sync_up_i32,
+                                     llvm::Intrinsic::nvvm_shfl_sync_down_i32,
+                                     llvm::Intrinsic::nvvm_shfl_sync_bfly_i32};
+    const I id = shuffles[static_cast<int>(g.op) - static_cast<int>(GpuOpKind::ShflIdx)];
+    // The clamp operand: the warp's last lane, except for up, which clamps
+    // at lane 0.
+    llvm::Value *clamp = builder_.getInt32(g.op == GpuOpKind::ShflUp ? 0 : 31);
+    llvm::Value *value = args[1];
+    llvm::Type *type = value->getType();
+    llvm::Value *bits = asBits(value);
+    auto shuffle32 = [&](llvm::Value *word) { return builder_.CreateIntrinsic(id, {}, {args[0], word, args[2], clamp}); };
+    llvm::Value *result;
+    if (bits->getType()->isIntegerTy(64)) {
+      llvm::Value *low = shuffle32(builder_.CreateTrunc(bits, builder_.getInt32Ty()));
+      llvm::Value *high = shuffle32(builder_.CreateTrunc(builder_.CreateLShr(bits, 32), builder_.getInt32Ty()));
+      result = builder_.CreateOr(builder_.CreateZExt(low, builder_.getInt64Ty()),
+                                 builder_.CreateShl(builder_.CreateZExt(high, builder_.getInt64Ty()), 32));
+    } else {
+      result = shuffle32(bits);
+    }
+    return builder_.CreateBitCast(result, type);
+  }
+
+  /// Warp operations on the CPU device: the runtime's rendezvous of the
+  /// warp's fibers. The source lane of a shuffle is computed here, as CUDA
+  /// defines it (outside the warp: the caller's own value).
+  llvm::Value *warpOpOnCpu(const GpuOp &g, std::vector<llvm::Value *> &args) {
+    auto *i32 = builder_.getInt32Ty(), *i64 = builder_.getInt64Ty();
+    auto runtime = [&](const char *name, llvm::Type *result, std::vector<llvm::Value *> values) {
+      std::vector<llvm::Type *> types;
+      for (llvm::Value *value : values)
+        types.push_back(value->getType());
+      return builder_.CreateCall(module_.getOrInsertFunction(name, llvm::FunctionType::get(result, types, false)),
+                                 values);
+    };
+    llvm::Value *where = sourcePosition(g.loc());
+    llvm::Value *lane = specialReg(SpecialReg(g.loc(), SpecialRegKind::LaneId, 0));
+    switch (g.op) {
+    case GpuOpKind::SyncWarp:
+      return runtime("pyk_cpu_syncwarp", builder_.getVoidTy(), {args[0], where});
+    case GpuOpKind::ActiveMask:
+      return runtime("pyk_cpu_warp_activemask", i32, {});
+    case GpuOpKind::LaneMaskLt:
+      return builder_.CreateSub(builder_.CreateShl(builder_.getInt32(1), lane), builder_.getInt32(1));
+    case GpuOpKind::MatchAny:
+      return runtime("pyk_cpu_warp_match_any", i32, {args[0], builder_.CreateZExt(asBits(args[1]), i64), where});
+    case GpuOpKind::VoteAll:
+    case GpuOpKind::VoteAny:
+    case GpuOpKind::VoteEq:
+    case GpuOpKind::Ballot: {
+      llvm::Value *ballot = runtime("pyk_cpu_warp_ballot", i32, {args[0], builder_.CreateZExt(args[1], i32), where});
+      if (g.op == GpuOpKind::Ballot)
+        return ballot;
+      if (g.op == GpuOpKind::VoteAny)
+        return builder_.CreateICmpNE(ballot, builder_.getInt32(0));
+      llvm::Value *all = builder_.CreateICmpEQ(ballot, args[0]);
+      if (g.op == GpuOpKind::VoteAll)
+        return all;
+      return builder_.CreateOr(all, builder_.CreateICmpEQ(ballot, builder_.getInt32(0)));
+    }
+    default:
+      break;
+    }
+    llvm::Value *operand = args[2];
+    llvm::Value *source = nullptr;
+    switch (g.op) {
+    case GpuOpKind::ShflIdx:
+      source = builder_.CreateAnd(operand, builder_.getInt32(31));
+      break;
+    case GpuOpKind::ShflUp:
+      source = builder_.CreateSub(lane, operand);
+      break;
+    case GpuOpKind::ShflDown:
+      source = builder_.CreateAdd(lane, operand);
+      break;
+    default:
+      source = builder_.CreateXor(lane, operand);
+      break;
+    }
+    llvm::Value *outside = builder_.CreateICmpUGT(source, builder_.getInt32(31)); // also negative ones
+    source = builder_.CreateSelect(outside, lane, source);
+    llvm::Value *value = args[1];
+    llvm::Value *bits = asBits(value);
+    llvm::Value *result = runtime("pyk_cpu_warp_shuffle", i64, {args[0], builder_.CreateZExt(bits, i64), source, where});
+    return builder_.CreateBitCast(builder_.CreateTrunc(result, bits->getType()), value->getType());
   }
 
   /// "file.pyk:line:col" as a constant string, for the runtime's messages.
@@ -867,6 +989,20 @@ private:
         return builder_.CreateNot(operand);
       if (u.op == UnaryOp::Round)
         return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::roundeven, operand);
+      if (u.op == UnaryOp::Popc)
+        return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::ctpop, operand);
+      if (u.op == UnaryOp::Brev)
+        return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::bitreverse, operand);
+      if (u.op == UnaryOp::Clz)
+        return builder_.CreateBinaryIntrinsic(llvm::Intrinsic::ctlz, operand, builder_.getFalse());
+      if (u.op == UnaryOp::Ffs) {
+        // The 1-based position of the lowest set bit; 0 for 0.
+        llvm::Value *zero = llvm::ConstantInt::get(operand->getType(), 0);
+        llvm::Value *position = builder_.CreateAdd(
+            builder_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, operand, builder_.getTrue()),
+            llvm::ConstantInt::get(operand->getType(), 1));
+        return builder_.CreateSelect(builder_.CreateICmpEQ(operand, zero), zero, position);
+      }
       if (u.op == UnaryOp::Abs) {
         if (isFloat(e.type().scalar))
           return builder_.CreateUnaryIntrinsic(llvm::Intrinsic::fabs, operand);
@@ -904,7 +1040,9 @@ private:
       const std::string name = m.name + (e.type().scalar == ScalarKind::Float32 ? "f" : "");
       if (args.size() == 1)
         return mathCall(name, {args[0]});
-      return mathCall(name, {args[0], args[1]});
+      if (args.size() == 2)
+        return mathCall(name, {args[0], args[1]});
+      return mathCall(name, {args[0], args[1], args[2]});
     }
     case NodeKind::ArrayLoad: {
       auto &l = cast<ArrayLoad>(e);
