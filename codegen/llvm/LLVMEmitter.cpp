@@ -693,15 +693,21 @@ private:
     case GpuOpKind::VoteAny:
     case GpuOpKind::VoteEq:
     case GpuOpKind::Ballot: {
-      llvm::Value *ballot = runtime("pyk_cpu_warp_ballot", i32, {args[0], builder_.CreateZExt(args[1], i32), where});
+      // all: no lane fails; eq: none passes or none fails. Counting the
+      // failures, not comparing with the mask, keeps them right when lanes
+      // of the mask have returned.
+      auto ballot = [&](llvm::Value *predicate) {
+        return runtime("pyk_cpu_warp_ballot", i32, {args[0], builder_.CreateZExt(predicate, i32), where});
+      };
+      llvm::Value *zero = builder_.getInt32(0);
       if (g.op == GpuOpKind::Ballot)
-        return ballot;
+        return ballot(args[1]);
       if (g.op == GpuOpKind::VoteAny)
-        return builder_.CreateICmpNE(ballot, builder_.getInt32(0));
-      llvm::Value *all = builder_.CreateICmpEQ(ballot, args[0]);
+        return builder_.CreateICmpNE(ballot(args[1]), zero);
+      llvm::Value *noneFails = builder_.CreateICmpEQ(ballot(builder_.CreateNot(args[1])), zero);
       if (g.op == GpuOpKind::VoteAll)
-        return all;
-      return builder_.CreateOr(all, builder_.CreateICmpEQ(ballot, builder_.getInt32(0)));
+        return noneFails;
+      return builder_.CreateOr(builder_.CreateICmpEQ(ballot(args[1]), zero), noneFails);
     }
     default:
       break;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 #include "CpuLaunch.h"
 
+#include "BlockScheduler.h"
 #include "CpuStream.h"
 #include "LaunchCheck.h"
 #include "StreamImpl.h"
@@ -15,6 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <exception>
 #include <memory>
 #include <new>
 #include <string>
@@ -77,6 +79,15 @@ void runBlock(void *context, std::uint64_t index) {
   }
   block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
   loop.entry(loop.args, &block);
+  // An entry that runs its threads on fibers cannot throw (generated code
+  // has no unwind tables); it records its error instead. Thrown here, it
+  // takes the path of any exception from a block: the pool skips the
+  // blocks nobody has started yet, lets those already running finish, and
+  // rethrows the first error to the launcher (the launch on the default
+  // stream, the stream's worker otherwise, whose next synchronize() raises
+  // it).
+  if (std::exception_ptr error = takeCpuBlockError())
+    std::rethrow_exception(error);
 }
 
 /// A launch queued on a stream, with its own copy of the argument values.

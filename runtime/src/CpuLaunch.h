@@ -21,7 +21,9 @@ namespace pyk::detail {
 inline constexpr std::size_t cpuSharedMemoryAlignment = 64;
 
 /// Runs every block of the grid, blockIdx.x varying fastest, and returns
-/// when all have finished. Rethrows the first exception an entry threw.
+/// when all have finished. Rethrows the first exception an entry threw or
+/// error it recorded (takeCpuBlockError); blocks not started by then are
+/// skipped.
 void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args);
 
 /// Launches `kernel` on the CPU device (`config` already validated). On the

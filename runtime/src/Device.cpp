@@ -1,7 +1,8 @@
 //===- Device.cpp - Selecting the device, once per process -----------------===//
 //
 // Algorithm (runs once, on the first use of the runtime):
-//  1. PYK_DEVICE=cpu: the CPU device. Any value other than unset, empty,
+//  1. PYK_DEVICE=cpu: the CPU device (with PYK_CPU_THREADS and
+//     PYK_CPU_FIBER_STACK checked). Any value other than unset, empty,
 //     "cpu" or "cuda": DeviceError.
 //  2. Otherwise try the GPU: load libcuda.so.1, cuInit, find device 0,
 //     retain its primary context, read its launch limits.
@@ -30,6 +31,11 @@ namespace {
 
 /// The most CPU threads PYK_CPU_THREADS may ask for.
 constexpr unsigned maxCpuThreads = 1024;
+/// The range of PYK_CPU_FIBER_STACK: from what the scheduler's own frames
+/// and a small kernel need to what 1024 fibers on each CPU thread can
+/// reserve (256 GiB of address space per thread).
+constexpr long minCpuFiberStack = 16 * 1024;
+constexpr long maxCpuFiberStack = 256L * 1024 * 1024;
 
 struct Selection {
   DeviceState state;
@@ -56,6 +62,17 @@ Selection selectCpu() {
       return selection;
     }
     threads = static_cast<unsigned>(value);
+  }
+  if (const char *text = std::getenv("PYK_CPU_FIBER_STACK"); text && *text) {
+    char *end = nullptr;
+    long value = std::strtol(text, &end, 10);
+    if (*end != '\0' || value < minCpuFiberStack || value > maxCpuFiberStack) {
+      selection.error = std::string("pyk: PYK_CPU_FIBER_STACK is '") + text + "'; set it to a number of bytes from " +
+                        std::to_string(minCpuFiberStack) + " to " + std::to_string(maxCpuFiberStack) +
+                        ", or unset it for " + std::to_string(state.cpuFiberStackBytes);
+      return selection;
+    }
+    state.cpuFiberStackBytes = static_cast<std::size_t>(value);
   }
   state.cpuThreads = threads;
   state.name = "CPU device (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");

@@ -3,7 +3,8 @@
 // The device is selected once per process (Device.cpp); everything else in
 // the runtime reads the result through deviceState(). For the GPU it holds
 // the loaded driver, the device, its primary context and the limits a launch
-// is checked against; for the CPU device, the number of threads.
+// is checked against; for the CPU device, the number of threads and the size
+// of its fibers' stacks.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_DEVICESTATE_H
@@ -34,6 +35,8 @@ struct DeviceState {
 
   // CPU device.
   unsigned cpuThreads = 1; ///< threads that run blocks, the launching one included
+  /// The stack of each fiber (a GPU thread of a block that synchronises).
+  std::size_t cpuFiberStackBytes = 64 * 1024;
 
   // GPU.
   const cuda::Driver *cu = nullptr;

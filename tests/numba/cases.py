@@ -320,6 +320,17 @@ CASES = [
          lambda rng: [ints(rng, np.int64, 30, -3, 2), zeros(np.int64, 30)]),
     Case("execution/loops.pyk", "narrow_ranges", 1, 32,
          lambda rng: [np.array([255], np.uint8), np.array([-100], np.int8), zeros(np.int64, 2)]),
+    # The memory model: shared memory, barriers, local arrays and atomics
+    # (the simulator has no warp operations; execution/memory_model.cpp
+    # checks those against hand-derived values).
+    Case("execution/memory_model.pyk", "block_reverse", 3, 64,
+         lambda rng: [ints(rng, np.int32, 192, -1000, 1000), zeros(np.int32, 192)]),
+    Case("execution/memory_model.pyk", "barrier_counts", 2, 100, lambda rng: [zeros(np.int32, (2, 100))]),
+    Case("execution/memory_model.pyk", "local_prefix", 2, 32, lambda rng: [zeros(np.int64, (64, 8))]),
+    Case("execution/memory_model.pyk", "atomics", 2, 32,
+         lambda rng: [np.array([0, 0, -5, 5], np.int32), np.array([0xFFFFFFFF, 0, 0, 0, 0], np.uint32),
+                      zeros(np.int64, 3), zeros(np.uint64, 2), np.array([0, -1], np.float32),
+                      zeros(np.float64, 2), zeros(np.int32, 1)]),
     Case("execution/tuples.pyk", "sort_pairs", 1, 32,
          lambda rng: [ints(rng, np.int64, 24, -9, 9), ints(rng, np.int64, 24, -9, 9),
                       zeros(np.int64, 24), zeros(np.int64, 24)]),

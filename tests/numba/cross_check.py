@@ -179,7 +179,9 @@ class Shim:
     """cpu_launch_shim.cpp's pyk_cross_check_launch."""
 
     def __init__(self, path):
-        self.library = ctypes.CDLL(str(path))
+        # Global, so that the kernels' objects, loaded after it, find the
+        # runtime's pyk_cpu_* functions (barriers, warp operations) in it.
+        self.library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
         self.launch_fn = self.library.pyk_cross_check_launch
         self.launch_fn.restype = ctypes.c_int
         self.launch_fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32),

@@ -130,6 +130,18 @@ TEST(DeviceSelection, BadCpuThreadCountIsADeviceError) {
   }
 }
 
+TEST(DeviceSelection, BadFiberStackSizeIsADeviceError) {
+  for (const char *value : {"4096", "64k", "-65536", "1000000000000"}) {
+    ProbeResult result = runProbe({"PYK_DEVICE=cpu", std::string("PYK_CPU_FIBER_STACK=") + value});
+    EXPECT_EQ(result.exitCode, 3) << value;
+    EXPECT_THAT(result.out, StartsWith(std::string("DeviceError: pyk: PYK_CPU_FIBER_STACK is '") + value +
+                                       "'; set it to a number of bytes from 16384 to 268435456, or unset it for "
+                                       "65536\n"));
+  }
+  ProbeResult good = runProbe({"PYK_DEVICE=cpu", "PYK_CPU_THREADS=2", "PYK_CPU_FIBER_STACK=16384"});
+  EXPECT_EQ(good.out, "device: cpu\nname: CPU device (2 threads)\n");
+}
+
 TEST(DeviceSelection, CudaRequestedWithoutADriverSaysWhy) {
   SKIP_IF_A_DRIVER_IS_INSTALLED();
   ProbeResult result = runProbe({"PYK_DEVICE=cuda"});

@@ -59,7 +59,10 @@ public:
 };
 
 /// A kernel compiled in checked mode found an error (out-of-bounds index,
-/// division by zero, failed assert); raised at the next synchronisation.
+/// division by zero, failed assert); raised at the next synchronisation. On
+/// the CPU device also a kernel that misused a barrier or warp operation
+/// (pyk/CpuDevice.h), raised by the launch on the default stream or by the
+/// stream's next synchronize().
 class KernelError : public Error {
 public:
   using Error::Error;

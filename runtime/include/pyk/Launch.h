@@ -50,7 +50,8 @@ struct CpuBlockContext {
 /// The runtime calls it once per block, blocks in parallel on its threads;
 /// context->sharedMemory is null when Launch::shared_bytes is 0 and aligned
 /// to 64 bytes otherwise. An exception it throws reaches the launch (the
-/// default stream) or the stream's next synchronize().
+/// default stream) or the stream's next synchronize(), and so does an error
+/// that pyk_cpu_run_block (pyk/CpuDevice.h) recorded while it ran.
 using CpuKernelEntry = void (*)(void **args, const CpuBlockContext *context);
 
 /// The kernels of one .pyk file, as pykc embeds them. It must live as long

@@ -1,0 +1,97 @@
+//===- pyk/CpuDevice.h - What CPU-device kernels that synchronise call -----===//
+//
+// The C ABI between the CPU-device code pykc generates for a kernel that
+// uses barriers or warp operations and the runtime. Such a kernel's block
+// entry (a CpuKernelEntry) calls pyk_cpu_run_block, which runs each GPU
+// thread of the block on its own fiber (a user-level thread with its own
+// stack) on the calling OS thread; the barrier and warp functions switch
+// between those fibers. Generated code calls these by symbol; users do not
+// need them. Kernels without barriers or warp operations do not use this:
+// their entry runs the block's threads one after another.
+//
+// Scheduling is deterministic: the fibers of a block start in thread order
+// (x fastest, then y, then z) and each runs until it returns or reaches a
+// barrier or warp operation; the fibers a completed operation releases run
+// again in thread order, after those released before them. A thread that
+// waits for another thread of its block without one of these calls (by
+// spinning on shared memory) never lets it run.
+//
+// Misuse that CUDA leaves undefined and that is cheap to detect is an error,
+// not a hang: the block's remaining fibers are abandoned and the launch
+// throws pyk::KernelError with a message naming the call ("file.pyk:line:col")
+// and the block.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CPUDEVICE_H
+#define PYK_CPUDEVICE_H
+
+#include <stdint.h>
+
+namespace pyk::detail {
+struct CpuBlockContext;
+} // namespace pyk::detail
+
+#define PYK_CPU_ABI __attribute__((visibility("default")))
+
+extern "C" {
+
+/// One GPU thread of a block on the CPU device, as pykc generates it for a
+/// kernel that synchronises: runs the kernel body for thread (x, y, z).
+/// `frame` is the block's static shared memory (or null), passed through.
+typedef void (*pyk_cpu_thread_fn)(void **args, const pyk::detail::CpuBlockContext *block, void *frame, uint32_t x,
+                                  uint32_t y, uint32_t z);
+
+/// Runs `thread` for every thread of `block` (blockDim from the context; x
+/// fastest, then y, then z), each on its own fiber, and returns when all
+/// have returned. Called by a block entry on the runtime's thread that runs
+/// the block; never throws. On misuse (see above), or when `thread` throws
+/// a C++ exception, it abandons the block's remaining fibers and returns;
+/// the runtime then throws that error from the launch (the default stream)
+/// or from the stream's next synchronize(), as it throws a pyk::Error when
+/// the fibers' stacks cannot be mapped. Nothing is allocated once the
+/// calling OS thread has run a block at least this large.
+PYK_CPU_ABI void pyk_cpu_run_block(pyk_cpu_thread_fn thread, void **args, const pyk::detail::CpuBlockContext *block,
+                                   void *frame);
+
+/// cuda.syncthreads(): returns when every thread of the block has called it
+/// (the same or another call site: CUDA's barrier 0). `where` is the call's
+/// "file.pyk:line:col". An error when some thread returns instead, or
+/// reaches syncthreads_count/and/or (a different barrier operation).
+PYK_CPU_ABI void pyk_cpu_syncthreads(const char *where);
+/// cuda.syncthreads_count/and/or: a barrier that also returns how many of
+/// the block's threads passed a non-zero predicate / whether all did (1 or
+/// 0) / whether any did. Every thread of one barrier must call the same one.
+PYK_CPU_ABI int32_t pyk_cpu_syncthreads_count(int32_t predicate, const char *where);
+PYK_CPU_ABI int32_t pyk_cpu_syncthreads_and(int32_t predicate, const char *where);
+PYK_CPU_ABI int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where);
+
+// Warp operations. Warps are 32 consecutive threads of the block in thread
+// order (lane = linear index % 32); the last warp of a block may be partial.
+// `mask` names the participating lanes. Each call is a rendezvous of the
+// mask's lanes, which must all call the same operation with the same mask.
+// Errors: the caller's lane is not in the mask; the mask names a lane that
+// does not exist (a partial warp) or has returned (CUDA allows the latter
+// on sm_70 and later; here it is an error so that a mask always means
+// "these lanes take part"); lanes of a mask meet at different operations or
+// with different masks; a lane of the mask returns instead of calling.
+
+/// cuda.syncwarp(mask): returns when every lane of `mask` has called it.
+PYK_CPU_ABI void pyk_cpu_syncwarp(uint32_t mask, const char *where);
+/// Every lane of `mask` contributes `value`; each gets back the value of
+/// lane `source` (0..31, computed by the compiler from shfl/shfl_up/down/xor
+/// and the width). A source outside the mask yields the caller's own value
+/// (CUDA leaves it undefined).
+PYK_CPU_ABI uint64_t pyk_cpu_warp_shuffle(uint32_t mask, uint64_t value, uint32_t source, const char *where);
+/// The lanes of `mask` whose predicate is non-zero, as a bit mask.
+PYK_CPU_ABI uint32_t pyk_cpu_warp_ballot(uint32_t mask, int32_t predicate, const char *where);
+/// match_any_sync: the lanes of `mask` whose value equals the caller's.
+PYK_CPU_ABI uint32_t pyk_cpu_warp_match_any(uint32_t mask, uint64_t value, const char *where);
+/// activemask(): the lanes of the caller's warp that have not returned. Not
+/// a rendezvous: it does not wait for any lane.
+PYK_CPU_ABI uint32_t pyk_cpu_warp_activemask(void);
+
+} // extern "C"
+
+#undef PYK_CPU_ABI
+
+#endif // PYK_CPUDEVICE_H

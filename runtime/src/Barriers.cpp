@@ -1,0 +1,125 @@
+//===- Barriers.cpp - cuda.syncthreads and friends on the CPU device -------===//
+//
+// Barrier 0 of a block: it opens when every thread of the block has arrived,
+// whatever the call site, as CUDA's does. Threads that return never arrive,
+// so a barrier that some threads returned instead of reaching is an error
+// as soon as every other thread waits at it; one that threads blocked in a
+// warp operation cannot reach is found when nothing is left to run.
+//
+// Mixing syncthreads with syncthreads_count/and/or, or those with each
+// other, at one barrier is an error too (PTX: bar.sync and bar.red must not
+// be intermixed on one barrier, and bar.red's threads use one operation).
+//
+//===----------------------------------------------------------------------===//
+#include "BlockScheduler.h"
+
+#include <cassert>
+
+namespace pyk::detail {
+namespace {
+
+const char *barrierName(BarrierOp op) {
+  switch (op) {
+  case BarrierOp::Sync:
+    return "cuda.syncthreads()";
+  case BarrierOp::Count:
+    return "cuda.syncthreads_count()";
+  case BarrierOp::And:
+    return "cuda.syncthreads_and()";
+  case BarrierOp::Or:
+    return "cuda.syncthreads_or()";
+  }
+  __builtin_unreachable();
+}
+
+BlockScheduler &scheduler() {
+  BlockScheduler *running = BlockScheduler::running();
+  assert(running && "a barrier outside pyk_cpu_run_block");
+  return *running;
+}
+
+} // namespace
+
+std::uint32_t BlockScheduler::barrier(BarrierOp op, std::int32_t predicate, const char *where) noexcept {
+  std::uint32_t t = current_;
+  if (barrierArrived_ == 0) {
+    barrierOp_ = op;
+    barrierWhere_ = where;
+    barrierPassed_ = 0;
+  } else if (op != barrierOp_) {
+    recordError(std::string(barrierName(op)) + " at " + where + " in thread " + threadName(t) + " of block " +
+                blockName() + " meets " + barrierName(barrierOp_) + " at " + barrierWhere_ +
+                ": the threads of a barrier must all call the same one of syncthreads, syncthreads_count, "
+                "syncthreads_and and syncthreads_or");
+    abandon();
+  }
+  threads_[t].wait = Wait::Barrier;
+  ++barrierArrived_;
+  barrierPassed_ += predicate != 0;
+  if (barrierArrived_ == threadCount_) {
+    openBarrier();
+  } else if (barrierArrived_ + returned_ == threadCount_) {
+    recordBarrierNotReached();
+    abandon();
+  }
+  switchToNext(false);
+  // Valid until the next barrier opens, which needs this thread again.
+  return barrierResult_;
+}
+
+void BlockScheduler::openBarrier() noexcept {
+  assert(readyCount_ == 0 && "every thread waits at the barrier");
+  barrierResult_ = barrierPassed_;
+  barrierArrived_ = 0;
+  for (std::uint32_t t = 0; t < threadCount_; ++t) {
+    threads_[t].wait = Wait::None;
+    ready_[t] = t;
+  }
+  readyHead_ = 0;
+  readyCount_ = threadCount_;
+}
+
+void BlockScheduler::recordBarrierNotReached() noexcept {
+  recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ +
+              " was not reached by every thread of block " + blockName() + ": " + std::to_string(returned_) + " of " +
+              std::to_string(threadCount_) + " threads had returned");
+}
+
+void BlockScheduler::recordDeadlock() noexcept {
+  // Lanes of a mask that reached different warp operations were an error
+  // when the later one arrived, and a barrier that every thread still
+  // running waits at has opened or failed; so some threads wait at the
+  // barrier for others that wait in a warp operation for one of them.
+  std::uint32_t blocked = 0;
+  while (blocked < threadCount_ && threads_[blocked].wait != Wait::Warp)
+    ++blocked;
+  assert(barrierArrived_ != 0 && blocked < threadCount_ && "only a barrier and a warp operation can deadlock");
+  std::string returned;
+  if (returned_ != 0)
+    returned = "; " + std::to_string(returned_) + " of " + std::to_string(threadCount_) + " threads had returned";
+  recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ +
+              " was not reached by every thread of block " + blockName() + ": " + warpCall(blocked) +
+              " waits for lanes that wait at the barrier" + returned);
+}
+
+} // namespace pyk::detail
+
+using pyk::detail::BarrierOp;
+using pyk::detail::scheduler;
+
+extern "C" void pyk_cpu_syncthreads(const char *where) {
+  scheduler().barrier(BarrierOp::Sync, 0, where);
+}
+
+extern "C" int32_t pyk_cpu_syncthreads_count(int32_t predicate, const char *where) {
+  return static_cast<int32_t>(scheduler().barrier(BarrierOp::Count, predicate, where));
+}
+
+extern "C" int32_t pyk_cpu_syncthreads_and(int32_t predicate, const char *where) {
+  auto &blockScheduler = scheduler();
+  return blockScheduler.barrier(BarrierOp::And, predicate, where) == blockScheduler.threadCount();
+}
+
+extern "C" int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where) {
+  return scheduler().barrier(BarrierOp::Or, predicate, where) != 0;
+}
