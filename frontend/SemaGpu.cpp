@@ -273,8 +273,12 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
       return false;
     }
     if (value->intValue == 0 && shared) {
-      notSupportedYet(range, "dynamic shared memory (a shape of 0)");
-      return false;
+      // Dynamic shared memory: its size comes from the launch.
+      if (shapeArg->type->isTuple()) {
+        error(range) << "dynamic shared memory is one array of one dimension: cuda.shared.array(0, dtype)";
+        return false;
+      }
+      return true;
     }
     if (value->intValue <= 0) {
       error(range) << name << "()'s extents must be positive, not " << value->intValue;
@@ -298,11 +302,12 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
   } else if (!addExtent(shapeArg->constant, shapeArg->range())) {
     return setType(expr, types_.errorType());
   }
-  if (shape.empty() || shape.size() > 3) {
+  const bool dynamic = shared && !shapeType->isTuple() && shapeArg->constant && shapeArg->constant->intValue == 0;
+  if (!dynamic && (shape.empty() || shape.size() > 3)) {
     error(shapeArg->range()) << name << "() makes arrays of 1 to 3 dimensions, not " << shape.size();
     return setType(expr, types_.errorType());
   }
-  uint64_t bytes = byteWidth(*element);
+  uint64_t bytes = dynamic ? 0 : byteWidth(*element);
   for (int64_t extent : shape)
     bytes = extent > int64_t(1) << 40 ? UINT64_MAX : bytes * static_cast<uint64_t>(extent);
   if (bytes > (shared ? maxStaticSharedBytes : maxLocalBytes)) {
@@ -320,8 +325,10 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
                         << "((16, 16), float32)'";
     return setType(expr, types_.errorType());
   }
+  // A dynamic shared array has no fixed shape: its one extent is the
+  // launch's shared bytes divided by the element size.
   pendingArray_ = {shared ? ArrayStorage::Shared : ArrayStorage::Local, shape};
-  return setType(expr, types_.array(*element, static_cast<unsigned>(shape.size())));
+  return setType(expr, types_.array(*element, dynamic ? 1u : static_cast<unsigned>(shape.size())));
 }
 
 /// cuda.syncthreads() and its counting forms, and the memory fences.

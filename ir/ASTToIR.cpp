@@ -177,7 +177,9 @@ public:
         // cuda.shared.array / cuda.local.array: storage for the whole
         // function, made by the backends, not by a statement.
         Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
-        var->memory = local->storage == ArrayStorage::Shared ? Variable::Memory::Shared : Variable::Memory::Local;
+        var->memory = local->storage == ArrayStorage::Local ? Variable::Memory::Local
+                      : local->fixedShape.empty()        ? Variable::Memory::DynamicShared
+                                                         : Variable::Memory::Shared;
         var->fixedShape = local->fixedShape;
         vars_[local] = var;
         continue;

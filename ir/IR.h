@@ -49,7 +49,10 @@ public:
   /// Where an array's elements live: a parameter's in global memory; an
   /// array local (cuda.shared.array, cuda.local.array) is the block's or
   /// the thread's, with a constant shape.
-  enum class Memory { Global, Shared, Local };
+  /// DynamicShared: cuda.shared.array(0, T), the launch's dynamic shared
+  /// memory (every such array of a kernel starts at the same address, as
+  /// in CUDA and Numba), one extent of shared bytes / sizeof(T).
+  enum class Memory { Global, Shared, Local, DynamicShared };
   Variable(Kind kind, std::string name, Type type, SourceRange range)
       : kind(kind), name(std::move(name)), type(type), range(range) {}
 

@@ -33,11 +33,11 @@ public:
     for (const Variable *var : f.variables()) {
       if (var->memory == Variable::Memory::Global)
         continue;
-      os_.indent(2) << (var->memory == Variable::Memory::Shared ? "shared %" : "local %") << var->name << ": "
+      os_.indent(2) << (var->memory == Variable::Memory::Local ? "local %" : "shared %") << var->name << ": "
                     << var->type.str() << " [";
       for (size_t axis = 0; axis < var->fixedShape.size(); ++axis)
         os_ << (axis ? ", " : "") << var->fixedShape[axis];
-      os_ << "]" << at(var->range) << "\n";
+      os_ << (var->memory == Variable::Memory::DynamicShared ? "dynamic" : "") << "]" << at(var->range) << "\n";
     }
     block(f.body, 1);
     os_ << "}\n";

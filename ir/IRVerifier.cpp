@@ -26,7 +26,8 @@ public:
     // Array locals exist for the whole function.
     for (const Variable *var : function_.variables())
       if (var->memory != Variable::Memory::Global) {
-        if (!var->type.isArray() || var->fixedShape.size() != var->type.rank)
+        const size_t rank = var->memory == Variable::Memory::DynamicShared ? 0 : var->type.rank;
+        if (!var->type.isArray() || var->fixedShape.size() != rank)
           problems.push_back(function_.name + ": array local '" + var->name + "' has no shape of its rank");
         scopes_.back().insert(var);
       }

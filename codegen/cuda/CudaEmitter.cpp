@@ -127,6 +127,15 @@ private:
       if (var->memory == Variable::Memory::Global)
         continue;
       line(var->range);
+      if (var->memory == Variable::Memory::DynamicShared) {
+        helpers_.insert(Helper::DynamicShared);
+        const std::string element = cudaScalarType(var->type.scalar);
+        os_.indent(4) << element << "* " << names_.nameOf(var) << " = (" << element << "*)pyk_dynamic_shared;\n";
+        line(var->range);
+        os_.indent(4) << "const int64_t " << names_.extentOf(var, 0) << " = (int64_t)(pyk_dynamic_shared_bytes() / sizeof("
+                      << element << "));\n";
+        continue;
+      }
       os_.indent(4) << (var->memory == Variable::Memory::Shared ? "__shared__ " : "")
                     << cudaScalarType(var->type.scalar) << " " << names_.nameOf(var) << "[";
       for (size_t axis = 0; axis < var->fixedShape.size(); ++axis)

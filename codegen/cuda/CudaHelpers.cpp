@@ -27,6 +27,8 @@ const char *helperName(Helper helper) {
     return "pyk_laneid";
   case Helper::LaneMaskLt:
     return "pyk_lanemask_lt";
+  case Helper::DynamicShared:
+    return "pyk_dynamic_shared";
   case Helper::AtomicBits:
     return "pyk_bits";
   case Helper::AtomicAdd:
@@ -188,6 +190,16 @@ __device__ __forceinline__ uint32_t pyk_lanemask_lt() {
     unsigned mask;
     asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
     return mask;
+}
+)";
+  case Helper::DynamicShared:
+    return R"(// cuda.shared.array(0, T): the launch's dynamic shared memory, and its size
+// (PTX's %dynamic_smem_size).
+extern __shared__ __align__(16) unsigned char pyk_dynamic_shared[];
+__device__ __forceinline__ uint32_t pyk_dynamic_shared_bytes() {
+    unsigned bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    return bytes;
 }
 )";
   case Helper::AtomicBits:

@@ -26,6 +26,7 @@ enum class Helper {
   Max,
   LaneId,
   LaneMaskLt,
+  DynamicShared,
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
   AtomicBits, // the integer that holds a value's bits (used by the next ones)
   AtomicAdd,

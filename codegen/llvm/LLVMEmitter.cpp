@@ -24,6 +24,7 @@
 
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FileSystem.h"
@@ -136,6 +137,7 @@ public:
       return;
     }
     unpackCpuArguments();
+    placeDynamicShared();
     if (function_.synchronises) {
       emitFiberThread();
       emitFiberBlockEntry();
@@ -340,6 +342,21 @@ private:
         llvm::AllocaInst *storage = builder_.CreateAlloca(arrayType, nullptr, var->name);
         storage->setAlignment(llvm::Align(16));
         arrays_[var] = fixedArray(var, storage);
+      } else if (var->memory == Variable::Memory::DynamicShared && target_ == LLVMTarget::NVPTX) {
+        // One extern shared symbol, sized by the launch; %dynamic_smem_size
+        // says how many bytes.
+        auto *bytes = llvm::ArrayType::get(builder_.getInt8Ty(), 0);
+        llvm::GlobalVariable *global = module_.getNamedGlobal("pyk_dynamic_shared");
+        if (!global) {
+          global = new llvm::GlobalVariable(module_, bytes, false, llvm::GlobalValue::ExternalLinkage, nullptr,
+                                            "pyk_dynamic_shared", nullptr, llvm::GlobalValue::NotThreadLocal,
+                                            AddressSpace::Shared);
+          global->setAlignment(llvm::Align(16));
+        }
+        auto *sizeRegister = llvm::InlineAsm::get(llvm::FunctionType::get(builder_.getInt32Ty(), false),
+                                                  "mov.u32 $0, %dynamic_smem_size;", "=r", false);
+        llvm::Value *size = builder_.CreateZExt(builder_.CreateCall(sizeRegister), builder_.getInt64Ty());
+        arrays_[var] = dynamicSharedArray(var, global, size);
       } else if (var->memory == Variable::Memory::Shared && target_ == LLVMTarget::NVPTX) {
         auto *global = new llvm::GlobalVariable(module_, arrayType, false, llvm::GlobalValue::InternalLinkage,
                                                 llvm::UndefValue::get(arrayType), function_.symbol + "." + var->name,
@@ -347,6 +364,28 @@ private:
         global->setAlignment(llvm::Align(16));
         arrays_[var] = fixedArray(var, global);
       }
+    }
+  }
+
+  ArrayValue dynamicSharedArray(const Variable *var, llvm::Value *data, llvm::Value *bytes) {
+    ArrayValue array;
+    array.data = data;
+    array.extents.push_back(builder_.CreateUDiv(bytes, builder_.getInt64(byteWidth(var->type.scalar)), var->name + ".shape0"));
+    return array;
+  }
+
+  /// CPU device: a dynamic shared array is the block context's shared
+  /// memory (CpuBlockContext::sharedMemory and sharedBytes).
+  void placeDynamicShared() {
+    for (const Variable *var : function_.variables()) {
+      if (var->memory != Variable::Memory::DynamicShared)
+        continue;
+      auto *ptr = llvm::PointerType::get(context_, 0);
+      auto *layout = llvm::StructType::get(context_, {llvm::ArrayType::get(builder_.getInt32Ty(), 9), ptr,
+                                                      builder_.getInt64Ty()});
+      llvm::Value *data = builder_.CreateLoad(ptr, builder_.CreateStructGEP(layout, blockContext_, 1), "shared.dynamic");
+      llvm::Value *bytes = builder_.CreateLoad(builder_.getInt64Ty(), builder_.CreateStructGEP(layout, blockContext_, 2));
+      arrays_[var] = dynamicSharedArray(var, data, bytes);
     }
   }
 

@@ -78,6 +78,7 @@ void runBlock(void *context, std::uint64_t index) {
     block.gridDim[axis] = loop.grid[axis];
   }
   block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
+  block.sharedBytes = loop.sharedBytes;
   loop.entry(loop.args, &block);
   // An entry that runs its threads on fibers cannot throw (generated code
   // has no unwind tables); it records its error instead. Thrown here, it

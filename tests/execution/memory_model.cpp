@@ -34,6 +34,21 @@ int main() {
     for (int t = 0; t < 64; ++t)
       check("block_reverse", b * 64 + t, reversed[b * 64 + t], x[b * 64 + 63 - t]);
 
+  // Dynamic shared memory of 48 int32 per block of 64 threads: each block
+  // reverses its first 48 values.
+  auto ddynamic = pyk::to_device(std::vector<std::int32_t>(blocks * 64, -1));
+  auto dsizes = pyk::device_empty<std::int64_t>({blocks});
+  pyk::kernels::dynamic_reverse({blocks, 64, 48 * sizeof(std::int32_t)}, dx, ddynamic, dsizes);
+  std::vector<std::int32_t> dynamicOut(blocks * 64);
+  std::vector<std::int64_t> sizes(blocks);
+  ddynamic.copy_to_host(dynamicOut);
+  dsizes.copy_to_host(sizes);
+  for (int b = 0; b < blocks; ++b) {
+    check("dynamic shared size", b, double(sizes[b]), 48);
+    for (int t = 0; t < 64; ++t)
+      check("dynamic_reverse", b * 64 + t, dynamicOut[b * 64 + t], t < 48 ? x[b * 64 + 47 - t] : -1);
+  }
+
   const int threads = 100;
   auto dcounts = pyk::device_empty<std::int32_t>({2, threads});
   pyk::kernels::barrier_counts({2, threads}, dcounts);

@@ -41,6 +41,9 @@ struct CpuBlockContext {
   std::uint32_t gridDim[3];
   /// Dynamic shared memory of this block (Launch::shared_bytes bytes).
   void *sharedMemory;
+  /// Its size: Launch::shared_bytes (cuda.shared.array(0, T) is
+  /// sharedBytes / sizeof(T) elements long).
+  std::uint64_t sharedBytes;
 };
 
 /// The CPU-device entry of a kernel, compiled by pykc for the host: runs

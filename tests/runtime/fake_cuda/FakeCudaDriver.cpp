@@ -384,7 +384,7 @@ CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned g
     for (unsigned y = 0; y < gy; ++y)
       for (unsigned x = 0; x < gx; ++x) {
         pyk::detail::CpuBlockContext block{
-            {x, y, z}, {bx, by, bz}, {gx, gy, gz}, shared ? sharedMemory.data() : nullptr};
+            {x, y, z}, {bx, by, bz}, {gx, gy, gz}, shared ? sharedMemory.data() : nullptr, shared};
         entry(params, &block);
       }
   ++driver().state.launches;
