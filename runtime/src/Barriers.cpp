@@ -87,9 +87,11 @@ void BlockScheduler::recordBarrierNotReached() noexcept {
 
 void BlockScheduler::recordDeadlock() noexcept {
   // Lanes of a mask that reached different warp operations were an error
-  // when the later one arrived, and a barrier that every thread still
-  // running waits at has opened or failed; so some threads wait at the
-  // barrier for others that wait in a warp operation for one of them.
+  // when the later one arrived, lanes whose effective masks differ wait
+  // only for lanes that have not arrived at a warp operation, and a barrier
+  // that every thread still running waits at has opened or failed; so some
+  // threads wait at the barrier for others that wait in a warp operation
+  // for one of them.
   std::uint32_t blocked = 0;
   while (blocked < threadCount_ && threads_[blocked].wait != Wait::Warp)
     ++blocked;

@@ -87,7 +87,7 @@ void BlockScheduler::setUp(std::uint32_t threads) {
   warps_.assign(warps, WarpState{});
   for (std::uint32_t w = 0; w < warps; ++w) {
     std::uint32_t lanes = threads - 32 * w;
-    warps_[w].lanes = lanes >= 32 ? ~0u : (1u << lanes) - 1;
+    warps_[w].live = lanes >= 32 ? ~0u : (1u << lanes) - 1;
   }
 }
 
@@ -146,16 +146,9 @@ void BlockScheduler::threadReturned() noexcept {
   threads_[t].wait = Wait::Returned;
   ++returned_;
   WarpState &warp = warps_[t / 32];
-  std::uint32_t bit = 1u << (t % 32);
-  warp.returned |= bit;
-  for (std::uint32_t waiting = warp.waiting; waiting; waiting &= waiting - 1) {
-    std::uint32_t other = (t & ~31u) + static_cast<std::uint32_t>(__builtin_ctz(waiting));
-    if (threads_[other].mask & bit) {
-      recordError(warpCall(other) + " of block " + blockName() + " waits for lane " + std::to_string(t % 32) +
-                  ", thread " + threadName(t) + ", which returned without calling it");
-      abandon();
-    }
-  }
+  warp.live &= ~(1u << (t % 32));
+  if (warp.waiting != 0)
+    completeReadyGroups(t / 32); // the lanes that waited for it, if any
   if (barrierArrived_ != 0 && barrierArrived_ + returned_ == threadCount_) {
     recordBarrierNotReached();
     abandon();

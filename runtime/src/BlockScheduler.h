@@ -11,9 +11,12 @@
 //  2. Run the queue's head until it returns or reaches a barrier or warp
 //     operation, then switch to the new head (directly, fiber to fiber).
 //  3. A barrier opens when all the block's threads have arrived; a warp
-//     operation completes when all lanes of its mask have. Whoever arrives
-//     last computes every participant's result and queues them all, in
-//     thread order, behind what is already queued.
+//     operation completes when all lanes of its effective mask have (the
+//     mask's lanes that exist and have not returned, CUDA's rule for
+//     exited lanes; see WarpOperations.cpp). Whoever arrives last, or the
+//     lane whose return leaves only arrived lanes in the effective mask,
+//     computes every participant's result and queues them all, in thread
+//     order, behind what is already queued.
 //  4. When the queue is empty: every thread has returned (the block is
 //     done), or all that have not are waiting, which is an error (misuse is
 //     detected as early as it is certain; step 4 catches the rest).
@@ -88,11 +91,11 @@ private:
   };
 
   struct WarpState {
-    std::uint32_t lanes = 0;    ///< lanes that exist
-    std::uint32_t waiting = 0;  ///< lanes waiting at a warp operation
-    std::uint32_t returned = 0; ///< lanes that have returned
-    /// Unless `mixed`, every waiting lane waits at (groupOp, groupMask),
-    /// which spares the usual call a look at each waiting lane.
+    std::uint32_t live = 0;    ///< lanes that exist and have not returned
+    std::uint32_t waiting = 0; ///< lanes waiting at a warp operation
+    /// Unless `mixed`, every waiting lane waits at groupOp with the
+    /// effective mask groupMask & live, which spares the usual call a look
+    /// at each waiting lane.
     std::uint32_t groupMask = 0;
     WarpOp groupOp = WarpOp::Sync;
     bool mixed = false;
@@ -118,8 +121,15 @@ private:
   [[noreturn]] void threadReturned() noexcept;
   /// Every thread has arrived: the barrier's result, and all queued.
   void openBarrier() noexcept;
-  /// Every lane of `mask` has arrived: their results, and all queued.
-  void completeWarpOperation(std::uint32_t warp, std::uint32_t mask) noexcept;
+  /// Whether the lanes of `group` (an effective mask) have all arrived at
+  /// one warp operation with `group` as their effective mask.
+  bool groupReady(std::uint32_t warp, std::uint32_t group) const noexcept;
+  /// Every lane of the effective mask `group` has arrived: their results,
+  /// and all queued.
+  void completeWarpOperation(std::uint32_t warp, std::uint32_t group) noexcept;
+  /// A lane of `warp` has returned: completes the warp operations whose
+  /// lanes it no longer keeps waiting.
+  void completeReadyGroups(std::uint32_t warp) noexcept;
   /// Records an error (the first one counts; a message is a KernelError).
   /// Returns, so that the caller's temporaries die before abandon().
   void recordError(std::exception_ptr error) noexcept;
@@ -131,8 +141,9 @@ private:
   /// The error for a barrier that some threads returned instead of reaching.
   void recordBarrierNotReached() noexcept;
   /// Records an error and abandons the block if the running thread's call
-  /// (threads_[thread]: op, mask, where) is misuse.
-  void checkWarpCall(std::uint32_t thread) noexcept;
+  /// (threads_[thread]: op, mask, where; `group`: its effective mask) is
+  /// misuse. Not called when the caller joins the lanes waiting, all alike.
+  void checkWarpCall(std::uint32_t thread, std::uint32_t group) noexcept;
 
   /// "(x, y, z)" of thread `thread`, and of the block.
   std::string threadName(std::uint32_t thread) const;

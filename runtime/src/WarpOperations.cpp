@@ -1,20 +1,31 @@
 //===- WarpOperations.cpp - Warp shuffles, votes and syncwarp on the CPU ---===//
 //
-// A warp operation is a rendezvous of the lanes its mask names: each lane
-// leaves its operand in its ThreadState and waits; the last to arrive
-// computes every lane's result from all the operands at once, which is the
-// lockstep exchange of a GPU warp, and queues them.
+// A warp operation is a rendezvous of the lanes its mask names that have
+// not exited, as CUDA has it (PTX: "all non-exited threads corresponding to
+// membermask"): the lanes taking part are the call's effective mask, mask &
+// live, where live is the warp's lanes that exist and have not returned (the
+// lanes a partial last warp lacks count as exited). Each lane leaves its
+// operand in its ThreadState and waits; whoever completes the group, the
+// last lane to arrive or the lane whose return leaves only arrived lanes in
+// it (BlockScheduler::threadReturned), computes every lane's result from
+// all the operands at once, which is the lockstep exchange of a GPU warp,
+// and queues them. A shuffle from a lane outside the effective mask yields
+// the caller's own value; ballot and match_any see the effective lanes only.
 //
-// Checked when a lane arrives (so that a mask always means "these lanes
-// take part", and lanes never wait for one that cannot come):
-//  - the mask includes the caller, and names only lanes that exist and
-//    have not returned;
-//  - every lane already waiting that the mask names, or whose mask names
-//    the caller, waits at the same operation with the same mask (usually
-//    all waiting lanes wait at one, which WarpState records, so that the
-//    check looks at each of them only when they do not).
-// A lane that returns while a waiting mask names it is checked in
-// BlockScheduler::threadReturned.
+// Effective masks shrink as lanes return, so two lanes' masks that differ
+// only in lanes that have returned (one from activemask() before they did)
+// name the same group. Checked when a lane arrives, so that lanes never
+// wait for one that cannot come:
+//  - the mask includes the caller;
+//  - every lane already waiting that the caller's effective mask names, or
+//    whose effective mask names the caller, waits at the same operation,
+//    and their effective masks differ at most in lanes that have not
+//    arrived yet (which may still return; while they differ the group
+//    waits, and one of those lanes arriving is the error). Usually all
+//    waiting lanes wait alike, which WarpState records, so that the check
+//    looks at each of them only when they do not.
+// Lanes waiting for one that waits at a barrier instead are found when
+// nothing is left to run (Barriers.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "BlockScheduler.h"
@@ -59,62 +70,83 @@ BlockScheduler &scheduler() {
 
 std::uint64_t BlockScheduler::warpOperation(WarpOp op, std::uint32_t mask, std::uint64_t value, std::uint32_t source,
                                             const char *where) noexcept {
-  std::uint32_t t = current_;
+  std::uint32_t t = current_, w = t / 32, bit = 1u << (t % 32);
   ThreadState &state = threads_[t];
   state.op = op;
   state.mask = mask;
   state.where = where;
-  checkWarpCall(t);
+  WarpState &warp = warps_[w];
+  std::uint32_t group = mask & warp.live; // the effective mask
+  bool alike = warp.groupOp == op && (warp.groupMask & warp.live) == group;
+  if (!(mask & bit) || (warp.waiting != 0 && (warp.mixed || !alike)))
+    checkWarpCall(t, group);
   state.value = value;
   state.source = source;
   state.wait = Wait::Warp;
-  WarpState &warp = warps_[t / 32];
   if (warp.waiting == 0) {
     warp.groupOp = op;
-    warp.groupMask = mask;
+    warp.groupMask = group;
     warp.mixed = false;
-  } else if (warp.groupOp != op || warp.groupMask != mask) {
+  } else if (!alike) {
     warp.mixed = true;
   }
-  warp.waiting |= 1u << (t % 32);
-  if ((warp.waiting & mask) == mask)
-    completeWarpOperation(t / 32, mask);
+  warp.waiting |= bit;
+  if (groupReady(w, group))
+    completeWarpOperation(w, group);
   switchToNext(false);
   return state.result;
 }
 
-void BlockScheduler::checkWarpCall(std::uint32_t t) noexcept {
+void BlockScheduler::checkWarpCall(std::uint32_t t, std::uint32_t group) noexcept {
   const ThreadState &state = threads_[t];
   const WarpState &warp = warps_[t / 32];
-  std::uint32_t lane = t % 32, base = t - lane, mask = state.mask;
-  if (!(mask >> lane & 1)) {
+  std::uint32_t lane = t % 32, base = t - lane;
+  if (!(state.mask >> lane & 1)) {
     recordError(warpCall(t) + " of block " + blockName() + ": the mask leaves out the calling thread's lane " +
                 std::to_string(lane));
     abandon();
   }
-  if (std::uint32_t missing = mask & ~warp.lanes) {
-    recordError(warpCall(t) + " of block " + blockName() + ": the mask names lane " +
-                std::to_string(lowestLane(missing)) + " of warp " + std::to_string(t / 32) +
-                ", which does not exist (the block has " + std::to_string(threadCount_) + " threads)");
-    abandon();
-  }
-  if (std::uint32_t returned = mask & warp.returned) {
-    std::uint32_t other = base + lowestLane(returned);
-    recordError(warpCall(t) + " of block " + blockName() + ": the mask names lane " + std::to_string(other - base) +
-                ", thread " + threadName(other) + ", which has returned");
-    abandon();
-  }
-  if (!warp.mixed && warp.groupOp == state.op && warp.groupMask == mask)
-    return; // every waiting lane waits where the caller does (or none waits)
+  // Lanes that have arrived (the caller included) stay until their
+  // operation completes, so effective masks that differ in one of them can
+  // never agree; lanes yet to arrive may still return.
+  std::uint32_t arrived = warp.waiting | 1u << lane;
   for (std::uint32_t waiting = warp.waiting; waiting; waiting &= waiting - 1) {
     std::uint32_t other = base + lowestLane(waiting);
     const ThreadState &them = threads_[other];
-    bool related = (mask >> (other - base) & 1) || (them.mask >> lane & 1);
-    if (related && (them.op != state.op || them.mask != mask)) {
+    std::uint32_t theirs = them.mask & warp.live;
+    bool related = (group >> (other - base) & 1) || (theirs >> lane & 1);
+    if (related && (them.op != state.op || ((group ^ theirs) & arrived))) {
       recordError(warpCall(t) + " of block " + blockName() + " meets " + warpCall(other) +
-                  ": the lanes of a mask must all call the same warp operation with the same mask");
+                  ": the lanes of a mask must all call the same warp operation with the same mask (or masks that "
+                  "differ only in lanes that have returned)");
       abandon();
     }
+  }
+}
+
+bool BlockScheduler::groupReady(std::uint32_t w, std::uint32_t group) const noexcept {
+  const WarpState &warp = warps_[w];
+  if ((warp.waiting & group) != group)
+    return false;
+  if (!warp.mixed)
+    return true; // every waiting lane's effective mask is group
+  // The lanes of group wait at one operation (checkWarpCall); a lane whose
+  // effective mask names more waits for those lanes to arrive or return.
+  for (std::uint32_t rest = group; rest; rest &= rest - 1)
+    if ((threads_[32 * w + lowestLane(rest)].mask & warp.live) != group)
+      return false;
+  return true;
+}
+
+void BlockScheduler::completeReadyGroups(std::uint32_t w) noexcept {
+  const WarpState &warp = warps_[w];
+  // One group per effective mask among the waiting lanes, in lane order;
+  // the lanes of a group that is not ready are none of them in one that is.
+  for (std::uint32_t pending = warp.waiting; pending;) {
+    std::uint32_t group = threads_[32 * w + lowestLane(pending)].mask & warp.live;
+    pending &= (pending - 1) & ~group;
+    if (groupReady(w, group))
+      completeWarpOperation(w, group);
   }
 }
 
@@ -159,8 +191,7 @@ void BlockScheduler::completeWarpOperation(std::uint32_t warp, std::uint32_t mas
 }
 
 std::uint32_t BlockScheduler::activeMask() const noexcept {
-  const WarpState &warp = warps_[current_ / 32];
-  return warp.lanes & ~warp.returned;
+  return warps_[current_ / 32].live;
 }
 
 std::string BlockScheduler::warpCall(std::uint32_t thread) const {

@@ -3,7 +3,9 @@
 // Kernels that synchronise, written as pykc generates them (FiberKernels.h),
 // launched through the runtime: block reductions through shared memory,
 // syncthreads_count/and/or, warp shuffles, votes and match_any on full and
-// partial warps, the order fibers run in, and fibers' stacks. The CPU
+// partial warps, warp operations whose masks name lanes that have returned
+// or do not exist (CUDA's rule: only the lanes that have not exited take
+// part), the order fibers run in, and fibers' stacks. The CPU
 // device runs data on host memory, so the kernels take host pointers.
 // Misuse is in CpuFiberErrorsTest.cpp.
 //
@@ -20,6 +22,7 @@
 #include <numeric>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace pyk::test {
@@ -371,6 +374,218 @@ TEST_F(CpuFibers, ActivemaskLeavesOutReturnedLanes) {
       std::uint32_t notBelow = ~((1u << (t % 32)) - 1);
       expected[t] = 0x55555555u & (lanes == 32 ? fullMask : (1u << lanes) - 1) & notBelow;
       expected[threads + t] = 1000 + (t % 32 >= 2 ? t - 2 : t);
+    }
+    EXPECT_EQ(out, expected) << threads << " threads";
+  }
+}
+
+//===--- Exited lanes ---------------------------------------------------===//
+//
+// A warp operation waits only for the lanes of its mask that exist and have
+// not returned (its effective mask); a shuffle from a lane outside it yields
+// the caller's own value, and ballot and match_any see only its lanes.
+
+/// The lanes of warp `warp` of a block of `threads` threads that exist.
+std::uint32_t existingLanes(std::uint32_t threads, std::uint32_t warp) {
+  std::uint32_t lanes = std::min(32u, threads - 32 * warp);
+  return lanes == 32 ? fullMask : (1u << lanes) - 1;
+}
+
+/// The kernel of `if i < lo or i >= hi: return` followed by a full-mask
+/// shfl_down_sync reduction and ballot: out[2 * i] gets the reduction,
+/// out[2 * i + 1] ballot_sync(FULL, votes(i)).
+void exitedLanesReductionThread(void **args, const CpuBlockContext *block, void *, std::uint32_t x, std::uint32_t y,
+                                std::uint32_t z) {
+  auto out = fiberArg<std::uint64_t *>(args, 0);
+  auto lo = fiberArg<std::uint32_t>(args, 1);
+  auto hi = fiberArg<std::uint32_t>(args, 2);
+  std::uint32_t t = linearThread(block, x, y, z), lane = t % 32;
+  std::uint32_t i = linearBlock(block) * blockThreads(block) + t;
+  if (i < lo || i >= hi)
+    return;
+  std::uint64_t value = laneValue(i);
+  for (std::uint32_t delta = 16; delta > 0; delta /= 2)
+    value += pyk_cpu_warp_shuffle(fullMask, value, lane + delta < 32 ? lane + delta : lane, "exited.pyk:5:17");
+  out[2 * i] = value;
+  out[2 * i + 1] = pyk_cpu_warp_ballot(fullMask, votes(i), "exited.pyk:6:18");
+}
+
+TEST_F(CpuFibers, ShuffleReductionAfterSomeThreadsReturn) {
+  // Two blocks of 48 threads (a whole warp and one of 16 lanes). Lanes
+  // return after the others wait (block 1 of [0, 72): its lanes 24-31
+  // complete warp 0's shuffles by returning), before they arrive (block 0
+  // of [24, 96)), or both ([10, 90)); a whole warp may return.
+  const std::uint32_t threads = 48, blocks = 2, total = threads * blocks;
+  const std::uint64_t untouched = 0xdeadbeefu;
+  for (auto [lo, hi] : {std::pair{0u, 72u}, std::pair{24u, 96u}, std::pair{10u, 90u}, std::pair{0u, 96u}}) {
+    std::vector<std::uint64_t> out(2 * total, untouched), expected(2 * total, untouched);
+    launchFibers<exitedLanesReductionThread>({blocks, threads}, out.data(), lo, hi);
+    for (std::uint32_t b = 0; b < blocks; ++b)
+      for (std::uint32_t w = 0; w * 32 < threads; ++w) {
+        std::uint32_t base = b * threads + w * 32, live = 0, ballot = 0;
+        std::vector<std::uint64_t> value(32, 0);
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+          if ((existingLanes(threads, w) >> lane & 1) && base + lane >= lo && base + lane < hi) {
+            live |= 1u << lane;
+            value[lane] = laneValue(base + lane);
+            ballot |= std::uint32_t{votes(base + lane)} << lane;
+          }
+        for (std::uint32_t delta = 16; delta > 0; delta /= 2) {
+          std::vector<std::uint64_t> before = value;
+          for (std::uint32_t lane = 0; lane < 32; ++lane)
+            value[lane] += lane + delta < 32 && (live >> (lane + delta) & 1) ? before[lane + delta] : before[lane];
+        }
+        for (std::uint32_t lane = 0; lane < 32; ++lane)
+          if (live >> lane & 1) {
+            expected[2 * (base + lane)] = value[lane];
+            expected[2 * (base + lane) + 1] = ballot;
+          }
+      }
+    EXPECT_EQ(out, expected) << "threads [" << lo << ", " << hi << ") run";
+  }
+}
+
+/// Every thread shuffles from lane (lane + 16) % 32, votes, matches and
+/// syncs over the full mask, whether its warp is whole or not; out[4 * t
+/// ...] gets the shuffle, the ballot, the match and activemask() (read
+/// first, before any thread returns).
+void fullMaskPartialWarpThread(void **args, const CpuBlockContext *block, void *, std::uint32_t x, std::uint32_t y,
+                               std::uint32_t z) {
+  auto out = fiberArg<std::uint64_t *>(args, 0);
+  std::uint32_t t = linearThread(block, x, y, z);
+  out[4 * t + 3] = pyk_cpu_warp_activemask();
+  out[4 * t] = pyk_cpu_warp_shuffle(fullMask, laneValue(t), (t + 16) % 32, "partial.pyk:2:9");
+  out[4 * t + 1] = pyk_cpu_warp_ballot(fullMask, votes(t), "partial.pyk:3:9");
+  out[4 * t + 2] = pyk_cpu_warp_match_any(fullMask, matchKey(t), "partial.pyk:4:9");
+  pyk_cpu_syncwarp(fullMask, "partial.pyk:5:5");
+}
+
+TEST_F(CpuFibers, PartialLastWarpWithTheFullMask) {
+  // The lanes a partial warp lacks count as exited.
+  for (Dim3 block : {Dim3{20, 2}, Dim3{1}, Dim3{33}, Dim3{5, 5, 3}}) {
+    std::uint32_t threads = threadsOf(block);
+    std::vector<std::uint64_t> out(4 * threads, 0), expected;
+    launchFibers<fullMaskPartialWarpThread>({1, block}, out.data());
+    for (std::uint32_t t = 0; t < threads; ++t) {
+      std::uint32_t base = t - t % 32, lanes = existingLanes(threads, t / 32);
+      std::uint32_t source = (t + 16) % 32, ballot = 0, matches = 0;
+      for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if (lanes >> lane & 1) {
+          ballot |= std::uint32_t{votes(base + lane)} << lane;
+          matches |= std::uint32_t{matchKey(base + lane) == matchKey(t)} << lane;
+        }
+      std::uint64_t shuffled = lanes >> source & 1 ? laneValue(base + source) : laneValue(t);
+      expected.insert(expected.end(), {shuffled, ballot, matches, lanes});
+    }
+    EXPECT_EQ(out, expected) << "block " << shapeName(block);
+  }
+}
+
+/// Lanes whose bit is set in `returning` return at once; the others vote
+/// and then shuffle from the next lane over the full mask: out[2 * t] gets
+/// the ballot, out[2 * t + 1] the shuffle.
+void returningLanesThread(void **args, const CpuBlockContext *block, void *, std::uint32_t x, std::uint32_t y,
+                          std::uint32_t z) {
+  auto out = fiberArg<std::uint64_t *>(args, 0);
+  auto returning = fiberArg<std::uint32_t>(args, 1);
+  std::uint32_t t = linearThread(block, x, y, z);
+  if (returning >> (t % 32) & 1)
+    return;
+  out[2 * t] = pyk_cpu_warp_ballot(fullMask, votes(t), "returning.pyk:4:14");
+  out[2 * t + 1] = pyk_cpu_warp_shuffle(fullMask, laneValue(t), (t + 1) % 32, "returning.pyk:5:14");
+}
+
+TEST_F(CpuFibers, ALaneReturningWhileOthersWaitAtABallot) {
+  // Lane 31 returning last completes the ballot the others wait at; lane 0
+  // returns before any arrives, lane 5 in between.
+  for (std::uint32_t returning : {1u << 31, 1u << 0, 1u << 5, 0xf000000fu, 0x80008000u, 0xfffffffeu}) {
+    std::vector<std::uint64_t> out(2 * 64, 0), expected(2 * 64, 0);
+    launchFibers<returningLanesThread>({1, 64}, out.data(), returning);
+    for (std::uint32_t t = 0; t < 64; ++t) {
+      if (returning >> (t % 32) & 1)
+        continue;
+      std::uint32_t base = t - t % 32, source = (t + 1) % 32, ballot = 0;
+      for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if (!(returning >> lane & 1))
+          ballot |= std::uint32_t{votes(base + lane)} << lane;
+      expected[2 * t] = ballot;
+      expected[2 * t + 1] = returning >> source & 1 ? laneValue(t) : laneValue(base + source);
+    }
+    EXPECT_EQ(out, expected) << "lanes 0x" << std::hex << returning << " return";
+  }
+}
+
+/// The lanes of one half of each warp (the low half when `lowHalfReturns`)
+/// return at once; in the other half, its first lane votes with the full
+/// mask and the rest with the half's mask, then all shuffle from lane
+/// `lowHalfReturns ? 16 : 15` with the half's mask or, in the last lane,
+/// the full one. out[2 * t] gets the ballot, out[2 * t + 1] the shuffle.
+void halfMasksThread(void **args, const CpuBlockContext *block, void *, std::uint32_t x, std::uint32_t y,
+                     std::uint32_t z) {
+  auto out = fiberArg<std::uint64_t *>(args, 0);
+  auto lowHalfReturns = fiberArg<bool>(args, 1);
+  std::uint32_t t = linearThread(block, x, y, z), lane = t % 32;
+  if ((lane < 16) == lowHalfReturns)
+    return;
+  std::uint32_t half = lowHalfReturns ? 0xffff0000u : 0x0000ffffu;
+  std::uint32_t first = lowHalfReturns ? 16 : 0, last = first + 15;
+  out[2 * t] = pyk_cpu_warp_ballot(lane == first ? fullMask : half, votes(t), "halves.pyk:5:14");
+  out[2 * t + 1] =
+      pyk_cpu_warp_shuffle(lane == last ? fullMask : half, laneValue(t), lowHalfReturns ? 16 : 15, "halves.pyk:6:14");
+}
+
+TEST_F(CpuFibers, MasksThatDifferOnlyInReturnedLanesAreOneGroup) {
+  // With the high half returning, lanes 1-15 arrive while lanes 16-31 have
+  // not returned yet, so the masks differ in lanes that may still return:
+  // the vote waits for them to return.
+  for (bool lowHalfReturns : {false, true}) {
+    std::vector<std::uint64_t> out(2 * 64, 0), expected(2 * 64, 0);
+    launchFibers<halfMasksThread>({1, 64}, out.data(), lowHalfReturns);
+    for (std::uint32_t t = 0; t < 64; ++t) {
+      std::uint32_t base = t - t % 32, ballot = 0;
+      if ((t % 32 < 16) == lowHalfReturns)
+        continue;
+      for (std::uint32_t lane = lowHalfReturns ? 16 : 0; lane < (lowHalfReturns ? 32u : 16u); ++lane)
+        ballot |= std::uint32_t{votes(base + lane)} << lane;
+      expected[2 * t] = ballot;
+      expected[2 * t + 1] = laneValue(base + (lowHalfReturns ? 16 : 15));
+    }
+    EXPECT_EQ(out, expected) << (lowHalfReturns ? "low" : "high") << " half returns";
+  }
+}
+
+/// mask = activemask(); every third thread returns; the others vote and
+/// shuffle from the next lane with that mask (which each computed before
+/// different lanes had returned). out[2 * t]: the ballot; out[2 * t + 1]:
+/// the shuffle.
+void activemaskBeforeReturnsThread(void **args, const CpuBlockContext *block, void *, std::uint32_t x, std::uint32_t y,
+                                   std::uint32_t z) {
+  auto out = fiberArg<std::uint64_t *>(args, 0);
+  std::uint32_t t = linearThread(block, x, y, z);
+  std::uint32_t mask = pyk_cpu_warp_activemask();
+  if (t % 3 == 0)
+    return;
+  out[2 * t] = pyk_cpu_warp_ballot(mask, votes(t), "early.pyk:4:14");
+  pyk_cpu_syncwarp(mask, "early.pyk:5:5");
+  out[2 * t + 1] = pyk_cpu_warp_shuffle(mask, laneValue(t), (t + 1) % 32, "early.pyk:6:14");
+}
+
+TEST_F(CpuFibers, AMaskFromActivemaskBeforeLanesReturn) {
+  for (std::uint32_t threads : {32u, 45u, 96u}) {
+    std::vector<std::uint64_t> out(2 * threads, 0), expected(2 * threads, 0);
+    launchFibers<activemaskBeforeReturnsThread>({1, threads}, out.data());
+    for (std::uint32_t t = 0; t < threads; ++t) {
+      if (t % 3 == 0)
+        continue;
+      std::uint32_t base = t - t % 32, live = 0, ballot = 0;
+      for (std::uint32_t lane = 0; lane < 32; ++lane)
+        if ((existingLanes(threads, t / 32) >> lane & 1) && (base + lane) % 3 != 0) {
+          live |= 1u << lane;
+          ballot |= std::uint32_t{votes(base + lane)} << lane;
+        }
+      std::uint32_t source = (t + 1) % 32;
+      expected[2 * t] = ballot;
+      expected[2 * t + 1] = live >> source & 1 ? laneValue(base + source) : laneValue(t);
     }
     EXPECT_EQ(out, expected) << threads << " threads";
   }

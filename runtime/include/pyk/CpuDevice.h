@@ -67,24 +67,34 @@ PYK_CPU_ABI int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where)
 
 // Warp operations. Warps are 32 consecutive threads of the block in thread
 // order (lane = linear index % 32); the last warp of a block may be partial.
-// `mask` names the participating lanes. Each call is a rendezvous of the
-// mask's lanes, which must all call the same operation with the same mask.
-// Errors: the caller's lane is not in the mask; the mask names a lane that
-// does not exist (a partial warp) or has returned (CUDA allows the latter
-// on sm_70 and later; here it is an error so that a mask always means
-// "these lanes take part"); lanes of a mask meet at different operations or
-// with different masks; a lane of the mask returns instead of calling.
+// As in CUDA, the lanes taking part in a call are those `mask` names that
+// have not exited: its effective mask, mask & the lanes that exist and have
+// not returned (the lanes a partial warp lacks count as returned). Each
+// call is a rendezvous of its effective mask's lanes, which must all call
+// the same operation with the same effective mask: masks that differ only
+// in lanes that have returned are the same (one computed by activemask()
+// before they returned, say). A lane that returns while lanes wait for it
+// leaves their effective mask, and completes their call when every other
+// lane of it has arrived. So `if (i >= n) return;` before a full-mask
+// shuffle works, as on a GPU. Errors: the caller's lane is not in the mask;
+// lanes of an effective mask meet at different operations, or with
+// effective masks that differ in a lane that has arrived at a warp
+// operation (or arrives later, while the other still waits).
 
-/// cuda.syncwarp(mask): returns when every lane of `mask` has called it.
+/// cuda.syncwarp(mask): returns when every lane of the effective mask has
+/// called it.
 PYK_CPU_ABI void pyk_cpu_syncwarp(uint32_t mask, const char *where);
-/// Every lane of `mask` contributes `value`; each gets back the value of
-/// lane `source` (0..31, computed by the compiler from shfl/shfl_up/down/xor
-/// and the width). A source outside the mask yields the caller's own value
+/// Every lane of the effective mask contributes `value`; each gets back the
+/// value of lane `source` (0..31, computed by the compiler from
+/// shfl/shfl_up/down/xor and the width). A source outside the effective
+/// mask (not named, not existing or returned) yields the caller's own value
 /// (CUDA leaves it undefined).
 PYK_CPU_ABI uint64_t pyk_cpu_warp_shuffle(uint32_t mask, uint64_t value, uint32_t source, const char *where);
-/// The lanes of `mask` whose predicate is non-zero, as a bit mask.
+/// The lanes of the effective mask whose predicate is non-zero, as a bit
+/// mask.
 PYK_CPU_ABI uint32_t pyk_cpu_warp_ballot(uint32_t mask, int32_t predicate, const char *where);
-/// match_any_sync: the lanes of `mask` whose value equals the caller's.
+/// match_any_sync: the lanes of the effective mask whose value equals the
+/// caller's.
 PYK_CPU_ABI uint32_t pyk_cpu_warp_match_any(uint32_t mask, uint64_t value, const char *where);
 /// activemask(): the lanes of the caller's warp that have not returned. Not
 /// a rendezvous: it does not wait for any lane.
