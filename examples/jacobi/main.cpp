@@ -13,7 +13,7 @@ int main() {
   for (int j = 0; j < cols; ++j)
     grid[j] = 100.0f; // the hot edge, in both buffers
   auto a = pyk::to_device(grid, {rows, cols}), b = pyk::to_device(grid, {rows, cols});
-  const pyk::Launch launch{{(rows + 15) / 16, (cols + 15) / 16}, {16, 16}};
+  const pyk::Launch launch{{(cols + 15) / 16, (rows + 15) / 16}, {16, 16}}; // x: columns
   for (int step = 0; step < steps; ++step) {
     pyk::kernels::jacobi_step(launch, a, b);
     std::swap(a, b);
