@@ -537,6 +537,8 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
     localTypesChanged_ = false;
     flow_ = FlowState();
     resetReturnInference();
+    guarded_.clear();
+    warnedGridIndices_.clear();
     checkBlock(def.body);
     diags_ = &realDiags_;
     if (!localTypesChanged_)
@@ -544,6 +546,8 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
   }
   flow_ = FlowState();
   resetReturnInference();
+  guarded_.clear();
+  warnedGridIndices_.clear();
   checkBlock(def.body);
 }
 

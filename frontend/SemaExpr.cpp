@@ -285,6 +285,8 @@ const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
                         << (expr.indices.size() == 1 ? "ex was" : "ices were") << " given";
     ok = false;
   }
+  if (ok)
+    checkGridIndex(expr);
   return setType(expr, ok ? types_.scalar(arrayType->scalarKind()) : types_.errorType());
 }
 

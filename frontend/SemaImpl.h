@@ -166,6 +166,18 @@ private:
                                SourceRange at, const std::function<std::string(const std::vector<std::string> &)> &rewrite);
   std::string sourceText(SourceRange range) const;
 
+  // --- Accesses by thread position (SemaGuards.cpp) -------------------------
+  bool mentionsGridPosition(const ast::Expr &e) const;
+  /// Marks the locals of `target` as from the thread's position when
+  /// `value` is.
+  void noteGridPositions(ast::Expr &target, const ast::Expr &value);
+  /// The thread positions `condition` compares.
+  std::set<const Symbol *> guardsOf(const ast::Expr &condition) const;
+  /// `if i >= n: return` guards i for the rest of the block.
+  void guardAfterEarlyReturn(const ast::IfStmt &stmt);
+  /// Warns at an index into an array parameter from an unguarded position.
+  void checkGridIndex(const ast::SubscriptExpr &expr);
+
   // --- Names ----------------------------------------------------------------
   /// What `name` means in the function being checked (or at module level).
   const Symbol *lookup(const std::string &name);
@@ -225,6 +237,10 @@ private:
   const ast::ReturnStmt *firstBareReturn_ = nullptr;
   /// The function's return type is written (annotation or signature).
   bool returnTypeDeclared_ = false;
+  /// The thread positions the statement being checked is guarded by, and
+  /// those already warned about in this pass (null: a direct cuda.grid).
+  std::set<const Symbol *> guarded_;
+  std::set<const Symbol *> warnedGridIndices_;
   /// A parameter of the function is float64 or an array of float64.
   bool hasFloat64Data_ = false;
   /// The float64 warnings of every pass over the body, by position: an

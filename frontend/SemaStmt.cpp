@@ -10,11 +10,14 @@ using llvm::dyn_cast;
 using llvm::isa;
 
 void Sema::checkBlock(StmtList &body) {
+  // An early return's guard holds to the end of its block only.
+  const std::set<const Symbol *> guardedBefore = guarded_;
   for (StmtPtr &stmt : body) {
     if (diags_->limitReached())
-      return;
+      break;
     checkStmt(*stmt);
   }
+  guarded_ = guardedBefore;
 }
 
 void Sema::checkStmt(Stmt &stmt) {
@@ -81,6 +84,7 @@ void Sema::checkAssign(AssignStmt &stmt) {
       valueTypes.push_back(checkValue(*value));
     for (size_t i = 0; i < valueTypes.size(); ++i) {
       assignTo(*targets->elements[i], valueTypes[i], values->elements[i]->range());
+      noteGridPositions(*targets->elements[i], *values->elements[i]);
       if (!valueTypes[i]->isError() && targets->elements[i]->type && targets->elements[i]->type->isScalar())
         checkLiteralFits(*values->elements[i], targets->elements[i]->type->scalarKind());
     }
@@ -93,6 +97,7 @@ void Sema::checkAssign(AssignStmt &stmt) {
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
     assignTo(*target, valueType, stmt.value->range());
+    noteGridPositions(*target, *stmt.value);
     // A Python int stored where it does not fit is an error in NumPy 2.
     if (!valueType->isError() && target->type && target->type->isScalar())
       checkLiteralFits(*stmt.value, target->type->scalarKind());
@@ -354,6 +359,7 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
   stmt.operandType = types.operandType;
   stmt.resultType = types.resultType;
   assignTo(*stmt.target, types.resultType, stmt.range());
+  noteGridPositions(*stmt.target, *stmt.value);
 }
 
 void Sema::checkIf(IfStmt &stmt) {
@@ -363,9 +369,15 @@ void Sema::checkIf(IfStmt &stmt) {
   // Definite assignment: after the if, a local is assigned if both branches
   // assign it (a branch that returned does not count against it).
   FlowState before = flow_;
+  // Both branches know how the condition bounds the thread's position.
+  const std::set<const Symbol *> guardedBefore = guarded_;
+  for (const Symbol *symbol : guardsOf(*stmt.condition))
+    guarded_.insert(symbol);
   checkBlock(stmt.thenBody);
   FlowState afterThen = std::exchange(flow_, before);
   checkBlock(stmt.elseBody);
+  guarded_ = guardedBefore;
+  guardAfterEarlyReturn(stmt);
   if (afterThen.returned)
     return; // flow_ is the else branch's state
   if (flow_.returned) {
@@ -395,7 +407,11 @@ void Sema::checkWhile(WhileStmt &stmt) {
   statementValue_ = stmt.condition.get();
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "a 'while' condition");
+  const std::set<const Symbol *> guardedBefore = guarded_;
+  for (const Symbol *symbol : guardsOf(*stmt.condition))
+    guarded_.insert(symbol);
   checkLoopBody(stmt.body);
+  guarded_ = guardedBefore;
   checkLoopElse(stmt.elseBody);
 }
 
@@ -479,6 +495,7 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
   statementValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   assignToName(*target, valueType, stmt.value->range());
+  noteGridPositions(*target, *stmt.value);
   if (!valueType->isError() && target->type && target->type->isScalar())
     checkLiteralFits(*stmt.value, target->type->scalarKind());
 }

@@ -50,6 +50,8 @@ struct Symbol {
   /// Locals: the type is declared (`x: float32 = ...`), so assignments
   /// convert to it instead of widening it.
   bool typeDeclared = false;
+  /// Locals: assigned a value computed from cuda.grid (SemaGuards.cpp).
+  bool fromGridPosition = false;
   /// Tuple constants (`SHAPE = (16, 16)`): the elements' values.
   std::vector<ast::ConstantValue> tupleConstant = {};
   /// Array locals (cuda.shared.array, cuda.local.array): where, and the
