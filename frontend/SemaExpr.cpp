@@ -673,14 +673,20 @@ const Type *Sema::checkUnary(UnaryExpr &expr) {
 
 const Type *Sema::checkBoolOp(BoolOpExpr &expr) {
   bool ok = true, allConstant = true, value = expr.op == BoolOp::And;
+  // `i < n and x[i] > 0`: what an 'and' compares guards its later operands.
+  const std::set<const Symbol *> guardedBefore = guarded_;
   for (ExprPtr &operand : expr.operands) {
     const Type *type = checkValue(*operand);
+    if (expr.op == BoolOp::And)
+      for (const Symbol *symbol : guardsOf(*operand))
+        guarded_.insert(symbol);
     ok &= !type->isError() && requireBool(*operand, expr.op == BoolOp::And ? "an operand of 'and'"
                                                                             : "an operand of 'or'");
     allConstant &= operand->constant.has_value();
     if (operand->constant)
       value = expr.op == BoolOp::And ? value && operand->constant->boolValue : value || operand->constant->boolValue;
   }
+  guarded_ = guardedBefore;
   if (ok && allConstant) {
     expr.constant = ConstantValue::ofBool(value);
     expr.isWeak = true;
@@ -786,8 +792,13 @@ const Type *Sema::checkTupleConditional(ConditionalExpr &expr) {
 
 const Type *Sema::checkConditional(ConditionalExpr &expr) {
   const Type *conditionType = checkValue(*expr.condition);
+  // `x[i] if i < n else 0`: the condition guards both values.
+  const std::set<const Symbol *> guardedBefore = guarded_;
+  for (const Symbol *symbol : guardsOf(*expr.condition))
+    guarded_.insert(symbol);
   const Type *thenType = checkValue(*expr.thenValue);
   const Type *elseType = checkValue(*expr.elseValue);
+  guarded_ = guardedBefore;
   if (conditionType->isError() || thenType->isError() || elseType->isError())
     return setType(expr, types_.errorType());
   if (!requireBool(*expr.condition, "the condition of a conditional expression"))
