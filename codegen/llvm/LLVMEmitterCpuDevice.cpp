@@ -1,0 +1,288 @@
+//===- LLVMEmitterCpuDevice.cpp - Kernels as the CPU device runs them ------===//
+//
+// On the CPU device a kernel is the runtime's entry for one block: it
+// unpacks the arguments and runs the block's threads one after another
+// in a loop (z, y, x), or, when the kernel waits at barriers or uses warp
+// operations, hands a per-thread function to pyk_cpu_run_block, which
+// runs each thread on a fiber. Shared arrays live in a frame on the stack
+// of the worker that runs the block.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionEmitter.h"
+
+#include "LLVMArithmetic.h"
+
+#include "IRWalk.h"
+
+#include "llvm/IR/InlineAsm.h"
+#include "llvm/IR/IntrinsicsNVPTX.h"
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
+
+#include <algorithm>
+
+namespace pyk::llvmgen::emit {
+
+/// CPU device, device function: the block's values and the thread's
+/// index come from the caller.
+void FunctionEmitter::takeThreadContext() {
+  const unsigned first = llvmFunction_->arg_size() - 4;
+  loadBlockValues(llvmFunction_->getArg(first));
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, std::string("thread.") + "xyz"[axis]);
+    builder_.CreateStore(llvmFunction_->getArg(first + 1 + axis), threadIndex_[axis]);
+  }
+}
+
+/// struct CpuBlockContext { u32 blockIdx[3], blockDim[3], gridDim[3]; void *sharedMemory; }
+void FunctionEmitter::loadBlockValues(llvm::Value *context) {
+  blockContext_ = context;
+  static const char *fields[] = {"blockIdx", "blockDim", "gridDim"};
+  for (unsigned field = 0; field < 3; ++field)
+    for (unsigned axis = 0; axis < 3; ++axis)
+      blockValues_[field][axis] = builder_.CreateLoad(
+          builder_.getInt32Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), context, field * 3 + axis),
+          std::string(fields[field]) + "." + "xyz"[axis]);
+}
+
+// --- Array locals -----------------------------------------------------------
+/// The bytes of the block's shared arrays, each at a 16-byte aligned offset.
+uint64_t FunctionEmitter::sharedLayout(std::map<const Variable *, uint64_t> *offsets) const {
+  uint64_t size = 0;
+  for (const Variable *var : function_.variables()) {
+    if (var->memory != Variable::Memory::Shared)
+      continue;
+    size = (size + 15) / 16 * 16;
+    if (offsets)
+      (*offsets)[var] = size;
+    size += static_cast<uint64_t>(var->fixedBytes());
+  }
+  return size;
+}
+
+/// CPU device: a dynamic shared array is the block context's shared
+/// memory (CpuBlockContext::sharedMemory and sharedBytes).
+void FunctionEmitter::placeDynamicShared() {
+  for (const Variable *var : function_.variables()) {
+    if (var->memory != Variable::Memory::DynamicShared)
+      continue;
+    auto *ptr = llvm::PointerType::get(context_, 0);
+    auto *layout = llvm::StructType::get(context_, {llvm::ArrayType::get(builder_.getInt32Ty(), 9), ptr,
+                                                    builder_.getInt64Ty()});
+    llvm::Value *data = builder_.CreateLoad(ptr, builder_.CreateStructGEP(layout, blockContext_, 1), "shared.dynamic");
+    llvm::Value *bytes = builder_.CreateLoad(builder_.getInt64Ty(), builder_.CreateStructGEP(layout, blockContext_, 2));
+    arrays_[var] = dynamicSharedArray(var, data, bytes);
+  }
+}
+
+/// CPU device: the block's shared arrays, in one frame on the stack of
+/// the worker running the block (null when there are none).
+llvm::Value *FunctionEmitter::sharedFrame(llvm::IRBuilder<> &builder) {
+  const uint64_t size = sharedLayout(nullptr);
+  if (size == 0)
+    return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
+  llvm::AllocaInst *frame = builder.CreateAlloca(llvm::ArrayType::get(builder.getInt8Ty(), size), nullptr, "shared");
+  frame->setAlignment(llvm::Align(16));
+  return frame;
+}
+
+void FunctionEmitter::placeSharedArrays(llvm::Value *frame) {
+  std::map<const Variable *, uint64_t> offsets;
+  sharedLayout(&offsets);
+  for (const auto &[var, offset] : offsets)
+    arrays_[var] = fixedArray(var, builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), frame, offset,
+                                                                        var->name));
+}
+
+// --- The CPU device's fiber kernels ----------------------------------------
+/// A kernel that waits at barriers runs each thread on a fiber: the body
+/// is `thread(args, block, frame, x, y, z)` and the entry the runtime
+/// calls hands it to pyk_cpu_run_block with the block's shared frame.
+void FunctionEmitter::declareCpuFiberKernel() {
+  auto *ptr = llvm::PointerType::get(context_, 0);
+  auto *i32 = llvm::Type::getInt32Ty(context_);
+  auto *voidType = llvm::Type::getVoidTy(context_);
+  llvmFunction_ = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, ptr, ptr, i32, i32, i32}, false),
+                                         llvm::Function::InternalLinkage,
+                                         "pyk_cpu_thread." + function_.symbol, module_);
+  llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+  static const char *names[] = {"args", "block", "frame", "thread.x", "thread.y", "thread.z"};
+  for (unsigned i = 0; i < 6; ++i)
+    llvmFunction_->getArg(i)->setName(names[i]);
+  blockEntry_ = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, ptr}, false),
+                                       llvm::Function::ExternalLinkage, cpuEntrySymbol(function_.symbol), module_);
+  blockEntry_->addFnAttr(llvm::Attribute::NoUnwind);
+  blockEntry_->getArg(0)->setName("args");
+  blockEntry_->getArg(1)->setName("block");
+}
+
+/// The thread function's body (its arguments unpacked already).
+void FunctionEmitter::emitFiberThread() {
+  for (unsigned axis = 0; axis < 3; ++axis) {
+    threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, std::string("thread.") + "xyz"[axis]);
+    builder_.CreateStore(llvmFunction_->getArg(3 + axis), threadIndex_[axis]);
+  }
+  placeSharedArrays(llvmFunction_->getArg(2));
+  initAssignedParams();
+  block(function_.body);
+  if (!builder_.GetInsertBlock()->getTerminator())
+    builder_.CreateRetVoid();
+}
+
+void FunctionEmitter::emitFiberBlockEntry() {
+  llvm::IRBuilder<> entry(llvm::BasicBlock::Create(context_, "entry", blockEntry_));
+  llvm::Value *frame = sharedFrame(entry);
+  auto *ptr = llvm::PointerType::get(context_, 0);
+  llvm::FunctionCallee runBlock = module_.getOrInsertFunction(
+      "pyk_cpu_run_block", llvm::FunctionType::get(entry.getVoidTy(), {ptr, ptr, ptr, ptr}, false));
+  entry.CreateCall(runBlock, {llvmFunction_, blockEntry_->getArg(0), blockEntry_->getArg(1), frame});
+  entry.CreateRetVoid();
+}
+
+/// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
+void FunctionEmitter::declareCpuEntry() {
+  auto *ptr = llvm::PointerType::get(context_, 0);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
+  llvmFunction_ =
+      llvm::Function::Create(type, llvm::Function::ExternalLinkage, cpuEntrySymbol(function_.symbol), module_);
+  llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+  llvmFunction_->getArg(0)->setName("args");
+  llvmFunction_->getArg(1)->setName("block");
+  for (unsigned i = 0; i < 2; ++i) {
+    llvmFunction_->addParamAttr(i, llvm::Attribute::NoAlias);
+    llvmFunction_->addParamAttr(i, llvm::Attribute::ReadOnly);
+  }
+}
+
+/// Loads each parameter from the args array (args[i] points to the i-th
+/// value; an array is its data pointer then one int64 per extent) and the
+/// block's indices and extents from the context.
+void FunctionEmitter::unpackCpuArguments() {
+  auto *ptr = llvm::PointerType::get(context_, 0);
+  llvm::Value *args = llvmFunction_->getArg(0);
+  unsigned slot = 0;
+  auto nextValue = [&](llvm::Type *type, const std::string &name) -> llvm::Value * {
+    llvm::Value *address = builder_.CreateLoad(ptr, builder_.CreateConstInBoundsGEP1_64(ptr, args, slot++));
+    return builder_.CreateLoad(type, address, name);
+  };
+  for (const Variable *param : function_.params) {
+    if (!param->type.isArray()) {
+      llvm::Value *value = nextValue(memoryType(param->type.scalar, context_), param->name);
+      scalars_[param] = fromMemory(value, param->type.scalar);
+      continue;
+    }
+    ArrayValue array;
+    array.data = nextValue(ptr, param->name);
+    for (unsigned axis = 0; axis < param->type.rank; ++axis)
+      array.extents.push_back(nextValue(builder_.getInt64Ty(), param->name + ".shape" + std::to_string(axis)));
+    arrays_[param] = array;
+  }
+  loadBlockValues(llvmFunction_->getArg(1));
+}
+
+/// for z, for y, for x over the block's threads: the kernel body. A
+/// `return` ends one thread: it continues with the next.
+void FunctionEmitter::emitThreadLoops() {
+  llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "block.done", llvmFunction_);
+  llvm::BasicBlock *after = exit;
+  std::array<llvm::BasicBlock *, 3> latches{};
+  for (int axis = 2; axis >= 0; --axis) {
+    const std::string name = std::string("thread.") + "xyz"[axis];
+    threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, name);
+    builder_.CreateStore(builder_.getInt32(0), threadIndex_[axis]);
+    auto *condition = llvm::BasicBlock::Create(context_, name + ".cond", llvmFunction_);
+    auto *body = llvm::BasicBlock::Create(context_, name + ".body", llvmFunction_);
+    latches[axis] = llvm::BasicBlock::Create(context_, name + ".next", llvmFunction_);
+    builder_.CreateBr(condition);
+    builder_.SetInsertPoint(condition);
+    llvm::Value *index = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]);
+    builder_.CreateCondBr(builder_.CreateICmpULT(index, blockValues_[1][axis]), body, after);
+    builder_.SetInsertPoint(latches[axis]);
+    builder_.CreateStore(builder_.CreateNUWAdd(builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]),
+                                               builder_.getInt32(1)),
+                         threadIndex_[axis]);
+    builder_.CreateBr(condition);
+    builder_.SetInsertPoint(body);
+    after = latches[axis];
+  }
+  threadDone_ = latches[0];
+  initAssignedParams(); // each thread starts from the launch's values
+  block(function_.body);
+  if (!builder_.GetInsertBlock()->getTerminator())
+    builder_.CreateBr(threadDone_);
+  builder_.SetInsertPoint(exit);
+  builder_.CreateRetVoid();
+}
+
+/// Warp operations on the CPU device: the runtime's rendezvous of the
+/// warp's fibers. The source lane of a shuffle is computed here, as CUDA
+/// defines it (outside the warp: the caller's own value).
+llvm::Value *FunctionEmitter::warpOpOnCpu(const GpuOp &g, std::vector<llvm::Value *> &args) {
+  auto *i32 = builder_.getInt32Ty(), *i64 = builder_.getInt64Ty();
+  auto runtime = [&](const char *name, llvm::Type *result, std::vector<llvm::Value *> values) {
+    std::vector<llvm::Type *> types;
+    for (llvm::Value *value : values)
+      types.push_back(value->getType());
+    return builder_.CreateCall(module_.getOrInsertFunction(name, llvm::FunctionType::get(result, types, false)),
+                               values);
+  };
+  llvm::Value *where = sourcePosition(g.loc());
+  llvm::Value *lane = specialReg(SpecialReg(g.loc(), SpecialRegKind::LaneId, 0));
+  switch (g.op) {
+  case GpuOpKind::SyncWarp:
+    return runtime("pyk_cpu_syncwarp", builder_.getVoidTy(), {args[0], where});
+  case GpuOpKind::ActiveMask:
+    return runtime("pyk_cpu_warp_activemask", i32, {});
+  case GpuOpKind::LaneMaskLt:
+    return builder_.CreateSub(builder_.CreateShl(builder_.getInt32(1), lane), builder_.getInt32(1));
+  case GpuOpKind::MatchAny:
+    return runtime("pyk_cpu_warp_match_any", i32, {args[0], builder_.CreateZExt(asBits(args[1]), i64), where});
+  case GpuOpKind::VoteAll:
+  case GpuOpKind::VoteAny:
+  case GpuOpKind::VoteEq:
+  case GpuOpKind::Ballot: {
+    // all: no lane fails; eq: none passes or none fails. Counting the
+    // failures, not comparing with the mask, keeps them right when lanes
+    // of the mask have returned.
+    auto ballot = [&](llvm::Value *predicate) {
+      return runtime("pyk_cpu_warp_ballot", i32, {args[0], builder_.CreateZExt(predicate, i32), where});
+    };
+    llvm::Value *zero = builder_.getInt32(0);
+    if (g.op == GpuOpKind::Ballot)
+      return ballot(args[1]);
+    if (g.op == GpuOpKind::VoteAny)
+      return builder_.CreateICmpNE(ballot(args[1]), zero);
+    llvm::Value *noneFails = builder_.CreateICmpEQ(ballot(builder_.CreateNot(args[1])), zero);
+    if (g.op == GpuOpKind::VoteAll)
+      return noneFails;
+    return builder_.CreateOr(builder_.CreateICmpEQ(ballot(args[1]), zero), noneFails);
+  }
+  default:
+    break;
+  }
+  llvm::Value *operand = args[2];
+  llvm::Value *source = nullptr;
+  switch (g.op) {
+  case GpuOpKind::ShflIdx:
+    source = builder_.CreateAnd(operand, builder_.getInt32(31));
+    break;
+  case GpuOpKind::ShflUp:
+    source = builder_.CreateSub(lane, operand);
+    break;
+  case GpuOpKind::ShflDown:
+    source = builder_.CreateAdd(lane, operand);
+    break;
+  default:
+    source = builder_.CreateXor(lane, operand);
+    break;
+  }
+  llvm::Value *outside = builder_.CreateICmpUGT(source, builder_.getInt32(31)); // also negative ones
+  source = builder_.CreateSelect(outside, lane, source);
+  llvm::Value *value = args[1];
+  llvm::Value *bits = asBits(value);
+  llvm::Value *result = runtime("pyk_cpu_warp_shuffle", i64, {args[0], builder_.CreateZExt(bits, i64), source, where});
+  return builder_.CreateBitCast(builder_.CreateTrunc(result, bits->getType()), value->getType());
+}
+
+} // namespace pyk::llvmgen::emit
