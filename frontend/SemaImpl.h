@@ -10,6 +10,8 @@
 
 #include "Sema.h"
 
+#include "llvm/Support/Casting.h"
+
 #include <functional>
 #include <map>
 #include <set>
@@ -287,6 +289,17 @@ inline bool isNamespace(Builtin builtin) {
   default:
     return false;
   }
+}
+
+/// The constant value of element `position` of `tuple`, when it has one.
+inline std::optional<ast::ConstantValue> tupleElementConstant(const ast::Expr &tuple, size_t position) {
+  auto *name = llvm::dyn_cast<ast::NameExpr>(&tuple);
+  if (name && name->symbol && name->symbol->kind == SymbolKind::Constant &&
+      position < name->symbol->tupleConstant.size())
+    return name->symbol->tupleConstant[position];
+  if (auto *literal = llvm::dyn_cast<ast::TupleExpr>(&tuple))
+    return literal->elements[position]->constant;
+  return std::nullopt;
 }
 
 } // namespace pyk::sema
