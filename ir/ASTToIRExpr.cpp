@@ -1,0 +1,635 @@
+//===- ASTToIRExpr.cpp - Lower expressions to the IR -----------------------===//
+//
+// Every expression becomes IR of exactly the type Sema gave it: builtins
+// become explicit operations (grid values, extents, the GPU's barriers,
+// atomics and warp operations), tuples their elements, and every implicit
+// conversion a Cast, folded into constants where it can be.
+//
+//===----------------------------------------------------------------------===//
+#include "IRWalk.h"
+#include "Lowering.h"
+
+#include "llvm/Support/Casting.h"
+#include "llvm/Support/ErrorHandling.h"
+
+#include <cmath>
+
+namespace pyk::ir::lowering {
+
+using llvm::cast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+/// The elements of a tuple-typed value: a tuple display, a tuple local or
+/// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
+std::vector<ExprPtr> Lowering::tupleElements(const ast::Expr &e) {
+  std::vector<ExprPtr> elements;
+  if (auto *tuple = dyn_cast<ast::TupleExpr>(&e)) {
+    for (const ast::ExprPtr &element : tuple->elements)
+      elements.push_back(expr(*element));
+    return elements;
+  }
+  if (auto *choice = dyn_cast<ast::ConditionalExpr>(&e)) {
+    // One select per element; each evaluates only its chosen side.
+    std::vector<ExprPtr> thenValues = tupleElements(*choice->thenValue);
+    std::vector<ExprPtr> elseValues = tupleElements(*choice->elseValue);
+    for (size_t i = 0; i < thenValues.size(); ++i) {
+      const Type type = toIRType(e.type->elements()[i]);
+      elements.push_back(std::make_unique<Select>(e.range(), expr(*choice->condition),
+                                                  castTo(std::move(thenValues[i]), type),
+                                                  castTo(std::move(elseValues[i]), type)));
+    }
+    return elements;
+  }
+  if (auto *name = dyn_cast<ast::NameExpr>(&e)) {
+    if (auto it = tupleVars_.find(name->symbol); it != tupleVars_.end()) {
+      for (const Variable *var : it->second)
+        elements.push_back(std::make_unique<VarRef>(e.range(), var));
+      return elements;
+    }
+    const auto &values = name->symbol->tupleConstant;
+    for (size_t i = 0; i < values.size(); ++i)
+      elements.push_back(constantOf(values[i], toIRType(e.type->elements()[i]), e.range()));
+    return elements;
+  }
+  if (auto *call = dyn_cast<ast::CallExpr>(&e)) {
+    const auto count = static_cast<unsigned>(call->args.front()->constant->intValue);
+    for (unsigned axis = 0; axis < count; ++axis)
+      elements.push_back(gridValue(call->function, axis, e.range()));
+    return elements;
+  }
+  auto &attribute = cast<ast::AttributeExpr>(e);
+  assert(attribute.builtin == Builtin::ArrayShape && "only grids and shapes are tuples");
+  const Variable *array = arrayOf(*attribute.object);
+  for (unsigned axis = 0; axis < array->type.rank; ++axis)
+    elements.push_back(extent(array, axis, e.range()));
+  return elements;
+}
+
+/// One axis of cuda.grid (blockIdx * blockDim + threadIdx) or of
+/// cuda.gridsize (blockDim * gridDim), in int64.
+ExprPtr Lowering::gridValue(Builtin which, unsigned axis, SourceRange loc) {
+  const Type i64 = Type::scalarType(ScalarKind::Int64);
+  auto reg = [&](SpecialRegKind kind) { return castTo(std::make_unique<SpecialReg>(loc, kind, axis), i64); };
+  if (which == Builtin::Gridsize)
+    return std::make_unique<Binary>(loc, BinaryOp::Mul, reg(SpecialRegKind::BlockDim), reg(SpecialRegKind::GridDim));
+  ExprPtr product =
+      std::make_unique<Binary>(loc, BinaryOp::Mul, reg(SpecialRegKind::BlockIdx), reg(SpecialRegKind::BlockDim));
+  return std::make_unique<Binary>(loc, BinaryOp::Add, std::move(product), reg(SpecialRegKind::ThreadIdx));
+}
+
+// --- Expressions ----------------------------------------------------------
+ExprPtr Lowering::expr(const ast::Expr &e) {
+  if (e.constant && e.type->isScalar())
+    return constantOf(*e.constant, toIRType(e.type), e.range());
+  switch (e.kind()) {
+  case ast::NodeKind::NameExpr:
+    return std::make_unique<VarRef>(e.range(), vars_.at(cast<ast::NameExpr>(e).symbol));
+  case ast::NodeKind::AttributeExpr:
+    return attribute(cast<ast::AttributeExpr>(e));
+  case ast::NodeKind::SubscriptExpr:
+    return subscript(cast<ast::SubscriptExpr>(e));
+  case ast::NodeKind::CallExpr:
+    return call(cast<ast::CallExpr>(e));
+  case ast::NodeKind::UnaryExpr:
+    return unary(cast<ast::UnaryExpr>(e));
+  case ast::NodeKind::BinaryExpr: {
+    auto &b = cast<ast::BinaryExpr>(e);
+    Type operandType = toIRType(b.operandType);
+    return arithmetic(b.op, castTo(expr(*b.lhs), operandType), castTo(expr(*b.rhs), operandType), e.range());
+  }
+  case ast::NodeKind::BoolOpExpr: {
+    auto &b = cast<ast::BoolOpExpr>(e);
+    ExprPtr result = expr(*b.operands.front());
+    for (size_t i = 1; i < b.operands.size(); ++i)
+      result = std::make_unique<Logical>(e.range(), b.op == ast::BoolOp::And ? LogicalOp::And : LogicalOp::Or,
+                                         std::move(result), expr(*b.operands[i]));
+    return result;
+  }
+  case ast::NodeKind::CompareExpr:
+    return compare(cast<ast::CompareExpr>(e));
+  case ast::NodeKind::ConditionalExpr: {
+    auto &c = cast<ast::ConditionalExpr>(e);
+    Type type = toIRType(e.type);
+    return std::make_unique<Select>(e.range(), expr(*c.condition), castTo(expr(*c.thenValue), type),
+                                    castTo(expr(*c.elseValue), type));
+  }
+  default:
+    llvm_unreachable("Sema rejects this expression before lowering");
+  }
+}
+
+ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
+  auto reg = [&](SpecialRegKind kind, unsigned axis) { return std::make_unique<SpecialReg>(e.range(), kind, axis); };
+  switch (e.builtin) {
+  case Builtin::ThreadIdxX:
+    return reg(SpecialRegKind::ThreadIdx, 0);
+  case Builtin::ThreadIdxY:
+    return reg(SpecialRegKind::ThreadIdx, 1);
+  case Builtin::ThreadIdxZ:
+    return reg(SpecialRegKind::ThreadIdx, 2);
+  case Builtin::BlockIdxX:
+    return reg(SpecialRegKind::BlockIdx, 0);
+  case Builtin::BlockIdxY:
+    return reg(SpecialRegKind::BlockIdx, 1);
+  case Builtin::BlockIdxZ:
+    return reg(SpecialRegKind::BlockIdx, 2);
+  case Builtin::BlockDimX:
+    return reg(SpecialRegKind::BlockDim, 0);
+  case Builtin::BlockDimY:
+    return reg(SpecialRegKind::BlockDim, 1);
+  case Builtin::BlockDimZ:
+    return reg(SpecialRegKind::BlockDim, 2);
+  case Builtin::GridDimX:
+    return reg(SpecialRegKind::GridDim, 0);
+  case Builtin::GridDimY:
+    return reg(SpecialRegKind::GridDim, 1);
+  case Builtin::GridDimZ:
+    return reg(SpecialRegKind::GridDim, 2);
+  case Builtin::LaneId:
+    return reg(SpecialRegKind::LaneId, 0);
+  case Builtin::ArraySize: {
+    const Variable *array = arrayOf(*e.object);
+    ExprPtr size = extent(array, 0, e.range());
+    for (unsigned axis = 1; axis < array->type.rank; ++axis)
+      size = std::make_unique<Binary>(e.range(), BinaryOp::Mul, std::move(size),
+                                      extent(array, axis, e.range()));
+    return size;
+  }
+  default:
+    llvm_unreachable("attribute without a value reached lowering");
+  }
+}
+
+ExprPtr Lowering::subscript(const ast::SubscriptExpr &e) {
+  if (e.object->type->isTuple()) {
+    std::vector<ExprPtr> elements = tupleElements(*e.object);
+    const ast::Expr &index = *e.indices.front();
+    // a.shape[k], cuda.grid(2)[k]: the k-th element (Sema normalised k).
+    if (index.constant)
+      return std::move(elements[static_cast<size_t>(index.constant->intValue)]);
+    // t[k] at run time: k == 0 || k == -n ? t0 : k == 1 || k == 1 - n ?
+    // t1 : ... : the last (also for k out of range, which is unchecked).
+    // The index is pure (Sema allows no call with effects in it), so each
+    // test may evaluate it again; the optimiser shares the value.
+    const Type type = toIRType(e.type);
+    const Type i64 = Type::scalarType(ScalarKind::Int64);
+    const auto size = static_cast<int64_t>(elements.size());
+    ExprPtr result = castTo(std::move(elements.back()), type);
+    for (size_t k = elements.size() - 1; k-- > 0;) {
+      auto equals = [&](int64_t position) {
+        return std::make_unique<Compare>(e.range(), CompareOp::Eq, castTo(expr(index), i64),
+                                         std::make_unique<Constant>(e.range(), i64, position, double(position)));
+      };
+      ExprPtr test = isSignedInteger(index.type->scalarKind()) && !isNonNegative(index)
+                         ? std::make_unique<Logical>(e.range(), LogicalOp::Or, equals(int64_t(k)),
+                                                     equals(int64_t(k) - size))
+                         : ExprPtr(equals(int64_t(k)));
+      result = std::make_unique<Select>(e.range(), std::move(test), castTo(std::move(elements[k]), type),
+                                        std::move(result));
+    }
+    return result;
+  }
+  return std::make_unique<ArrayLoad>(e.range(), arrayOf(*e.object), indices(e));
+}
+
+/// f(args): scalars converted to the parameters' types, arrays passed as
+/// themselves.
+ExprPtr Lowering::deviceCall(const ast::CallExpr &e) {
+  const Function &callee = *functions_.at(e.calleeDef);
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < e.args.size(); ++i) {
+    const Type paramType = callee.params[i]->type;
+    if (paramType.isArray())
+      args.push_back(std::make_unique<VarRef>(e.args[i]->range(), arrayOf(*e.args[i])));
+    else
+      args.push_back(castTo(expr(*e.args[i]), paramType));
+  }
+  return std::make_unique<Call>(e.range(), &callee, callee.returnType, std::move(args));
+}
+
+std::optional<GpuOpKind> Lowering::gpuOpOf(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::SyncThreads:
+    return GpuOpKind::SyncThreads;
+  case Builtin::SyncThreadsCount:
+    return GpuOpKind::SyncThreadsCount;
+  case Builtin::SyncThreadsAnd:
+    return GpuOpKind::SyncThreadsAnd;
+  case Builtin::SyncThreadsOr:
+    return GpuOpKind::SyncThreadsOr;
+  case Builtin::ThreadFence:
+    return GpuOpKind::ThreadFence;
+  case Builtin::ThreadFenceBlock:
+    return GpuOpKind::ThreadFenceBlock;
+  case Builtin::ThreadFenceSystem:
+    return GpuOpKind::ThreadFenceSystem;
+  case Builtin::SyncWarp:
+    return GpuOpKind::SyncWarp;
+  case Builtin::ShflSync:
+    return GpuOpKind::ShflIdx;
+  case Builtin::ShflUpSync:
+    return GpuOpKind::ShflUp;
+  case Builtin::ShflDownSync:
+    return GpuOpKind::ShflDown;
+  case Builtin::ShflXorSync:
+    return GpuOpKind::ShflXor;
+  case Builtin::AllSync:
+    return GpuOpKind::VoteAll;
+  case Builtin::AnySync:
+    return GpuOpKind::VoteAny;
+  case Builtin::EqSync:
+    return GpuOpKind::VoteEq;
+  case Builtin::BallotSync:
+    return GpuOpKind::Ballot;
+  case Builtin::MatchAnySync:
+    return GpuOpKind::MatchAny;
+  case Builtin::ActiveMask:
+    return GpuOpKind::ActiveMask;
+  case Builtin::LaneMaskLt:
+    return GpuOpKind::LaneMaskLt;
+  default:
+    return std::nullopt;
+  }
+}
+
+std::optional<AtomicOp> Lowering::atomicOpOf(Builtin builtin) {
+  switch (builtin) {
+  case Builtin::AtomicAdd:
+    return AtomicOp::Add;
+  case Builtin::AtomicSub:
+    return AtomicOp::Sub;
+  case Builtin::AtomicAnd:
+    return AtomicOp::And;
+  case Builtin::AtomicOr:
+    return AtomicOp::Or;
+  case Builtin::AtomicXor:
+    return AtomicOp::Xor;
+  case Builtin::AtomicMax:
+    return AtomicOp::Max;
+  case Builtin::AtomicMin:
+    return AtomicOp::Min;
+  case Builtin::AtomicExch:
+    return AtomicOp::Exch;
+  case Builtin::AtomicInc:
+    return AtomicOp::Inc;
+  case Builtin::AtomicDec:
+    return AtomicOp::Dec;
+  case Builtin::AtomicCas:
+    return AtomicOp::Cas;
+  default:
+    return std::nullopt;
+  }
+}
+
+/// A predicate as `type` (bool or int32): non-zero is true.
+ExprPtr Lowering::predicate(const ast::Expr &arg, Type type) {
+  ExprPtr value = expr(arg);
+  if (!value->type().isBool() && !(value->type() == type))
+    value = std::make_unique<Compare>(arg.range(), CompareOp::Ne, std::move(value), zeroOf(value->type(), arg.range()));
+  return castTo(std::move(value), type);
+}
+
+/// A barrier, fence or warp operation. The counting barriers take their
+/// predicate as an int32, the votes as a bool; masks are uint32 and
+/// lanes int32 (GpuOpKind).
+ExprPtr Lowering::gpuOp(const ast::CallExpr &e, GpuOpKind op) {
+  const Type u32 = Type::scalarType(ScalarKind::UInt32), i32 = Type::scalarType(ScalarKind::Int32);
+  std::vector<ExprPtr> args;
+  if (op >= GpuOpKind::SyncWarp) {
+    if (e.args.empty() && op == GpuOpKind::SyncWarp)
+      args.push_back(std::make_unique<Constant>(e.range(), u32, 0xFFFFFFFFll, 4294967295.0));
+    for (size_t i = 0; i < e.args.size(); ++i) {
+      const ast::Expr &arg = *e.args[i];
+      if (i == 0)
+        args.push_back(castTo(expr(arg), u32));
+      else if (op == GpuOpKind::VoteAll || op == GpuOpKind::VoteAny || op == GpuOpKind::VoteEq ||
+               op == GpuOpKind::Ballot)
+        args.push_back(predicate(arg, Type::scalarType(ScalarKind::Bool)));
+      else if (i == 2)
+        args.push_back(castTo(expr(arg), i32));
+      else
+        args.push_back(castTo(expr(arg), op == GpuOpKind::MatchAny ? toIRType(arg.type) : toIRType(e.type)));
+    }
+    return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
+  }
+  for (const ast::ExprPtr &arg : e.args) {
+    ExprPtr value = expr(*arg);
+    if (value->type().isBool())
+      value = castTo(std::move(value), Type::scalarType(ScalarKind::Int32));
+    else if (!value->type().isScalarOf(ScalarKind::Int32))
+      value = std::make_unique<Compare>(arg->range(), CompareOp::Ne, std::move(value),
+                                        zeroOf(value->type(), arg->range()));
+    args.push_back(castTo(std::move(value), Type::scalarType(ScalarKind::Int32)));
+  }
+  return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
+}
+
+/// cuda.atomic.OP(array, index, [expected,] value): the index as one
+/// int64 per axis, the operands in the element type.
+ExprPtr Lowering::atomic(const ast::CallExpr &e, AtomicOp op) {
+  const Variable *array = arrayOf(*e.args[0]);
+  const Type element = Type::scalarType(array->type.scalar);
+  const Type i64 = Type::scalarType(ScalarKind::Int64);
+  std::vector<ExprPtr> indexList;
+  const ast::Expr &index = *e.args[1];
+  if (index.type->isTuple()) {
+    for (ExprPtr &value : tupleElements(index))
+      indexList.push_back(castTo(std::move(value), i64));
+  } else {
+    indexList.push_back(castTo(expr(index), i64));
+  }
+  ExprPtr compare = op == AtomicOp::Cas ? castTo(expr(*e.args[2]), element) : nullptr;
+  ExprPtr value = castTo(expr(*e.args.back()), element);
+  return std::make_unique<Atomic>(e.range(), op, array, std::move(indexList), std::move(value), std::move(compare));
+}
+
+/// An extent of `array`: a constant for an array local.
+ExprPtr Lowering::extent(const Variable *array, unsigned axis, SourceRange loc) {
+  if (!array->fixedShape.empty()) {
+    const int64_t value = array->fixedShape[axis];
+    return std::make_unique<Constant>(loc, Type::scalarType(ScalarKind::Int64), value, double(value));
+  }
+  return std::make_unique<ArrayDim>(loc, array, axis);
+}
+
+/// cuda.popc/brev/clz/ffs in the operand's 32 or 64 bits (the counts
+/// then as int32); cuda.fma and cuda.cbrt as math functions.
+ExprPtr Lowering::intrinsic(const ast::CallExpr &e) {
+  const Type operandType = toIRType(e.operandType);
+  std::vector<ExprPtr> args;
+  for (const ast::ExprPtr &arg : e.args)
+    args.push_back(castTo(expr(*arg), operandType));
+  if (e.function == Builtin::Fma || e.function == Builtin::Cbrt)
+    return std::make_unique<MathCall>(e.range(), operandType, e.function == Builtin::Fma ? "fma" : "cbrt",
+                                      std::move(args));
+  const UnaryOp op = e.function == Builtin::Popc   ? UnaryOp::Popc
+                     : e.function == Builtin::Brev ? UnaryOp::Brev
+                     : e.function == Builtin::Clz  ? UnaryOp::Clz
+                                                   : UnaryOp::Ffs;
+  return castTo(std::make_unique<Unary>(e.range(), op, std::move(args.front())), toIRType(e.type));
+}
+
+ExprPtr Lowering::call(const ast::CallExpr &e) {
+  if (e.calleeDef)
+    return deviceCall(e);
+  if (e.function == Builtin::Popc || e.function == Builtin::Brev || e.function == Builtin::Clz ||
+      e.function == Builtin::Ffs || e.function == Builtin::Fma || e.function == Builtin::Cbrt)
+    return intrinsic(e);
+  if (auto op = gpuOpOf(e.function))
+    return gpuOp(e, *op);
+  if (auto op = atomicOpOf(e.function))
+    return atomic(e, *op);
+  const Type type = toIRType(e.type);
+  switch (e.function) {
+  case Builtin::Cast:
+    return castTo(expr(*e.args.front()), type);
+  case Builtin::Abs:
+    return std::make_unique<Unary>(e.range(), UnaryOp::Abs, castTo(expr(*e.args.front()), type));
+  case Builtin::Min:
+  case Builtin::Max: {
+    const BinaryOp op = e.function == Builtin::Min ? BinaryOp::Min : BinaryOp::Max;
+    ExprPtr result = castTo(expr(*e.args.front()), type);
+    for (size_t i = 1; i < e.args.size(); ++i)
+      result = std::make_unique<Binary>(e.range(), op, std::move(result), castTo(expr(*e.args[i]), type));
+    return result;
+  }
+  case Builtin::MathFunction:
+    return math(e);
+  case Builtin::Len:
+    return extent(arrayOf(*e.args.front()), 0, e.range());
+  case Builtin::Round: {
+    if (e.args.size() == 2)
+      return roundToDigits(e);
+    ExprPtr value = expr(*e.args.front());
+    if (!isFloat(value->type().scalar))
+      return castTo(std::move(value), type);
+    SourceRange loc = e.range();
+    return castTo(std::make_unique<Unary>(loc, UnaryOp::Round, std::move(value)), type);
+  }
+  default:
+    break;
+  }
+  assert((e.function == Builtin::Grid || e.function == Builtin::Gridsize) && "Sema resolved every call");
+  // cuda.grid(1) == blockIdx.x * blockDim.x + threadIdx.x (tuples are
+  // unpacked by their users: tupleElements).
+  return gridValue(e.function, 0, e.range());
+}
+
+/// round(x, n) of a float: rint(x * 10**n) / 10**n, or for negative n
+/// rint(x / 10**-n) * 10**-n (NumPy's method). x is pure (Sema allows no
+/// call with effects here), so a run-time n may evaluate it twice.
+ExprPtr Lowering::roundToDigits(const ast::CallExpr &e) {
+  const Type type = toIRType(e.type);
+  if (!isFloat(type.scalar))
+    return castTo(expr(*e.args[0]), type);
+  const SourceRange loc = e.range();
+  auto scaled = [&](bool multiplyFirst, ExprPtr scale, ExprPtr scaleAgain) -> ExprPtr {
+    ExprPtr inner = std::make_unique<Binary>(loc, multiplyFirst ? BinaryOp::Mul : BinaryOp::Div,
+                                             castTo(expr(*e.args[0]), type), std::move(scale));
+    ExprPtr rounded = std::make_unique<Unary>(loc, UnaryOp::Round, std::move(inner));
+    return std::make_unique<Binary>(loc, multiplyFirst ? BinaryOp::Div : BinaryOp::Mul, std::move(rounded),
+                                    std::move(scaleAgain));
+  };
+  if (const auto &digits = e.args[1]->constant) {
+    double scale = std::pow(10.0, static_cast<double>(digits->intValue < 0 ? -digits->intValue : digits->intValue));
+    auto constant = [&] { return castTo(std::make_unique<Constant>(loc, Type::scalarType(ScalarKind::Float64), 0, scale), type); };
+    return scaled(digits->intValue >= 0, constant(), constant());
+  }
+  // 10.0 ** |n| in x's type, for a run-time n.
+  const Type i64 = Type::scalarType(ScalarKind::Int64);
+  auto power = [&](bool negate) -> ExprPtr {
+    ExprPtr n = castTo(expr(*e.args[1]), i64);
+    if (negate)
+      n = std::make_unique<Unary>(loc, UnaryOp::Neg, std::move(n));
+    return std::make_unique<Binary>(loc, BinaryOp::Pow, std::make_unique<Constant>(loc, type, 0, 10.0),
+                                    castTo(std::move(n), type));
+  };
+  ExprPtr nonNegative = std::make_unique<Compare>(loc, CompareOp::Ge, castTo(expr(*e.args[1]), i64),
+                                                  std::make_unique<Constant>(loc, i64, 0, 0.0));
+  return std::make_unique<Select>(loc, std::move(nonNegative), scaled(true, power(false), power(false)),
+                                  scaled(false, power(true), power(true)));
+}
+
+/// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
+/// and trunc then become int64; isnan, isinf and isfinite are comparisons.
+ExprPtr Lowering::math(const ast::CallExpr &e) {
+  const MathFunctionInfo &function = *e.mathFunction;
+  const Type floatType = toIRType(e.operandType);
+  std::vector<ExprPtr> args;
+  for (const ast::ExprPtr &arg : e.args)
+    args.push_back(castTo(expr(*arg), floatType));
+  const SourceRange loc = e.range();
+  auto infinity = [&] { return std::make_unique<Constant>(loc, floatType, 0, __builtin_inf()); };
+  if (function.name == "isnan") {
+    // NaN is the one value unequal to itself; the operand is pure, so
+    // evaluating it twice is safe.
+    ExprPtr again = expr(*e.args.front());
+    return std::make_unique<Compare>(loc, CompareOp::Ne, std::move(args.front()), castTo(std::move(again), floatType));
+  }
+  if (function.name == "isinf" || function.name == "isfinite") {
+    ExprPtr magnitude = std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
+    return std::make_unique<Compare>(loc, function.name == "isinf" ? CompareOp::Eq : CompareOp::Lt,
+                                     std::move(magnitude), infinity());
+  }
+  if (function.name == "fabs")
+    return std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
+  ExprPtr call = std::make_unique<MathCall>(loc, floatType, std::string(function.cName), std::move(args));
+  if (function.result == MathFunctionInfo::Result::Int64)
+    return castTo(std::move(call), Type::scalarType(ScalarKind::Int64));
+  return call;
+}
+
+ExprPtr Lowering::unary(const ast::UnaryExpr &e) {
+  Type type = toIRType(e.type);
+  ExprPtr operand = castTo(expr(*e.operand), type);
+  switch (e.op) {
+  case ast::UnaryOp::Plus:
+    return operand;
+  case ast::UnaryOp::Minus:
+    return std::make_unique<Unary>(e.range(), UnaryOp::Neg, std::move(operand));
+  case ast::UnaryOp::Not:
+    return std::make_unique<Unary>(e.range(), UnaryOp::Not, std::move(operand));
+  case ast::UnaryOp::Invert:
+    return std::make_unique<Unary>(e.range(), type.isBool() ? UnaryOp::Not : UnaryOp::BitNot, std::move(operand));
+  }
+  llvm_unreachable("unknown unary operator");
+}
+
+ExprPtr Lowering::arithmetic(ast::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange loc) {
+  switch (op) {
+  case ast::BinaryOp::Add:
+    return std::make_unique<Binary>(loc, BinaryOp::Add, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::Sub:
+    return std::make_unique<Binary>(loc, BinaryOp::Sub, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::Mul:
+    return std::make_unique<Binary>(loc, BinaryOp::Mul, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::Div:
+    return std::make_unique<Binary>(loc, BinaryOp::Div, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::FloorDiv:
+    return std::make_unique<Binary>(loc, BinaryOp::FloorDiv, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::Mod:
+    return std::make_unique<Binary>(loc, BinaryOp::Mod, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::Pow:
+    return std::make_unique<Binary>(loc, BinaryOp::Pow, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::BitAnd:
+    return std::make_unique<Binary>(loc, BinaryOp::And, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::BitOr:
+    return std::make_unique<Binary>(loc, BinaryOp::Or, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::BitXor:
+    return std::make_unique<Binary>(loc, BinaryOp::Xor, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::LShift:
+    return std::make_unique<Binary>(loc, BinaryOp::Shl, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::RShift:
+    return std::make_unique<Binary>(loc, BinaryOp::Shr, std::move(lhs), std::move(rhs));
+  case ast::BinaryOp::MatMul:
+    break;
+  }
+  llvm_unreachable("Sema rejects '@' before lowering");
+}
+
+/// a < b < c is (a < b) and (b < c), with b's value shared: IR
+/// expressions are pure, so evaluating b twice gives the same value.
+ExprPtr Lowering::compare(const ast::CompareExpr &e) {
+  static const std::map<ast::CompareOp, CompareOp> ops = {
+      {ast::CompareOp::Lt, CompareOp::Lt}, {ast::CompareOp::Le, CompareOp::Le}, {ast::CompareOp::Gt, CompareOp::Gt},
+      {ast::CompareOp::Ge, CompareOp::Ge}, {ast::CompareOp::Eq, CompareOp::Eq}, {ast::CompareOp::Ne, CompareOp::Ne}};
+  ExprPtr result;
+  const ast::Expr *lhs = e.first.get();
+  for (size_t i = 0; i < e.ops.size(); ++i) {
+    const ast::Expr *rhs = e.comparators[i].get();
+    const Type operandType = toIRType(e.operandTypes[i]);
+    ExprPtr link = std::make_unique<Compare>(e.range(), ops.at(e.ops[i]), castTo(expr(*lhs), operandType),
+                                             castTo(expr(*rhs), operandType));
+    result = result ? std::make_unique<Logical>(e.range(), LogicalOp::And, std::move(result), std::move(link))
+                    : std::move(link);
+    lhs = rhs;
+  }
+  return result;
+}
+
+std::vector<ExprPtr> Lowering::indices(const ast::SubscriptExpr &e) {
+  std::vector<ExprPtr> result;
+  for (const ast::ExprPtr &index : e.indices)
+    result.push_back(castTo(expr(*index), Type::scalarType(ScalarKind::Int64)));
+  return result;
+}
+
+const Variable *Lowering::arrayOf(const ast::Expr &e) {
+  auto &name = cast<ast::NameExpr>(e);
+  return vars_.at(name.symbol);
+}
+
+// --- Constants and conversions ---------------------------------------------
+ExprPtr Lowering::constantOf(const ast::ConstantValue &value, Type type, SourceRange loc) {
+  switch (value.kind) {
+  case ast::ConstantValue::Kind::Bool:
+    return std::make_unique<Constant>(loc, type, value.boolValue, value.boolValue);
+  case ast::ConstantValue::Kind::Int: {
+    // Folding in Python's ints may leave the type's range (-int8(-128)
+    // is 128): the value wraps, as the operation would at run time.
+    const int64_t wrapped = isInteger(type.scalar) ? wrapToWidth(value.intValue, type.scalar) : value.intValue;
+    return std::make_unique<Constant>(loc, type, wrapped, static_cast<double>(wrapped));
+  }
+  case ast::ConstantValue::Kind::Float:
+    return std::make_unique<Constant>(loc, type, 0, value.floatValue);
+  }
+  llvm_unreachable("unknown constant kind");
+}
+
+/// `value`'s bits cut to `kind`'s width, sign-extended for a signed kind
+/// (a Constant's intValue is the bit pattern, sign-extended).
+int64_t Lowering::wrapToWidth(int64_t value, ScalarKind kind) {
+  const unsigned bits = byteWidth(kind) * 8;
+  auto pattern = static_cast<uint64_t>(value);
+  if (bits < 64) {
+    pattern &= (uint64_t(1) << bits) - 1;
+    if (isSignedInteger(kind) && (pattern >> (bits - 1)))
+      pattern |= ~((uint64_t(1) << bits) - 1);
+  }
+  return static_cast<int64_t>(pattern);
+}
+
+/// Whether `e` is a constant or a choice among constants.
+bool Lowering::isConstantChoice(const Expr &e) {
+  if (isa<Constant>(e))
+    return true;
+  auto *select = dyn_cast<Select>(&e);
+  return select && isConstantChoice(*select->thenValue) && isConstantChoice(*select->elseValue);
+}
+
+/// Converts `e` to `type`, folding the conversion of a constant (and of
+/// a choice among constants: WEIGHTS[k]).
+ExprPtr Lowering::castTo(ExprPtr e, Type type) {
+  if (e->type() == type)
+    return e;
+  if (auto *select = dyn_cast<Select>(e.get()); select && isConstantChoice(*select)) {
+    return std::make_unique<Select>(select->loc(), std::move(select->condition),
+                                    castTo(std::move(select->thenValue), type),
+                                    castTo(std::move(select->elseValue), type));
+  }
+  if (auto *c = dyn_cast<Constant>(e.get())) {
+    const bool fromFloat = isFloat(c->type().scalar);
+    if (type.isBool()) {
+      const bool truth = fromFloat ? c->floatValue != 0 : c->intValue != 0;
+      return std::make_unique<Constant>(c->loc(), type, truth, truth);
+    }
+    if (isFloat(type.scalar)) {
+      double value = fromFloat ? c->floatValue
+                               : isUnsignedInteger(c->type().scalar) ? double(uint64_t(c->intValue))
+                                                                     : double(c->intValue);
+      if (type.scalar == ScalarKind::Float32)
+        value = static_cast<float>(value);
+      return std::make_unique<Constant>(c->loc(), type, 0, value);
+    }
+    if (!fromFloat) {
+      // Integer to integer: wrap to the target width, as a C cast does.
+      const int64_t wrapped = wrapToWidth(c->intValue, type.scalar);
+      return std::make_unique<Constant>(c->loc(), type, wrapped, double(wrapped));
+    }
+  }
+  SourceRange loc = e->loc();
+  return std::make_unique<Cast>(loc, type, std::move(e));
+}
+
+} // namespace pyk::ir::lowering

@@ -1,0 +1,204 @@
+//===- Lowering.h - One checked function to IR (private to ir/) -----------===//
+//
+// The lowering of ASTToIR.cpp, declared here because its work is split:
+// ASTToIR.cpp lowers functions and statements, ASTToIRExpr.cpp
+// expressions (builtins, tuples, the GPU's operations, conversions).
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_IR_LOWERING_H
+#define PYK_IR_LOWERING_H
+
+#include "IR.h"
+#include "Sema.h"
+
+#include <map>
+#include <optional>
+#include <set>
+#include <string>
+#include <vector>
+
+namespace pyk::ir::lowering {
+
+inline Type toIRType(const pyk::Type *type) {
+  assert(type && !type->isError() && "lowering an expression Sema did not type");
+  if (type->isScalar())
+    return Type::scalarType(type->scalarKind());
+  if (type->isArray())
+    return Type::arrayType(type->scalarKind(), type->rank());
+  assert(type->isVoid() && "tuples do not survive lowering");
+  return Type::voidType();
+}
+
+/// The Function of each definition lowered so far.
+using FunctionMap = std::map<const ast::FunctionDef *, const Function *>;
+
+class Lowering {
+public:
+  /// `functions`: the Function of each definition lowered before this one.
+  Lowering(const FunctionInfo &info, Function &function, const FunctionMap &functions)
+      : info_(info), function_(function), functions_(functions) {}
+
+  void run();
+
+private:
+  /// A local holding a tuple is one hidden local per element.
+  void declareTupleLocal(const Symbol &local, bool declaredInline, StmtList &hoisted);
+
+  /// t = (a, b): each element to its local, through temporaries when a
+  /// value reads an element the assignment changes (t = (t[1], t[0])).
+  void storeTuple(const Symbol &symbol, const ast::Expr &value, SourceRange loc, StmtList &out);
+
+  // --- Statements -----------------------------------------------------------
+  void block(const ast::StmtList &stmts, StmtList &out);
+
+  void stmt(const ast::Stmt &s, StmtList &out);
+
+  /// A loop with `else` and a `break`: a hidden flag, true until a `break`
+  /// of this loop clears it, runs the else block after the loop. Null for
+  /// a loop without them (an else without a break always runs). Pushes the
+  /// loop's entry on breakFlags_.
+  Variable *beginLoop(const ast::StmtList &body, const ast::StmtList &elseBody, SourceRange loc, StmtList &out);
+
+  /// Whether `body` has a `break` that leaves the loop it is the body of
+  /// (not one of a nested loop; a nested loop's else belongs to this one).
+  static bool breaksOut(const ast::StmtList &body);
+
+  void endLoop(Variable *noBreak, const ast::StmtList &elseBody, StmtList &out);
+
+  /// print(a, b, sep=' ', end='\n'): text and values, separators and line
+  /// end as text.
+  void print(const ast::CallExpr &call, StmtList &out);
+
+  /// a, b = x, y and i, j = cuda.grid(2). Python computes every value
+  /// before it assigns any target: when a value reads a target (a, b = b,
+  /// a), the values go through hidden locals first.
+  void unpack(const ast::TupleExpr &targets, const ast::Expr &value, SourceRange loc, StmtList &out);
+
+  static bool reads(const Expr &e, const std::set<const Variable *> &vars);
+
+  /// The elements of a tuple-typed value: a tuple display, a tuple local or
+  /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
+  std::vector<ExprPtr> tupleElements(const ast::Expr &e);
+
+  /// One axis of cuda.grid (blockIdx * blockDim + threadIdx) or of
+  /// cuda.gridsize (blockDim * gridDim), in int64.
+  ExprPtr gridValue(Builtin which, unsigned axis, SourceRange loc);
+
+  /// for v in range(start, stop, step). Python evaluates the range once and
+  /// gives v each value in turn, whatever the body does to v: a loop
+  /// variable the body assigns, or one that exists before the loop, is
+  /// copied from a hidden counter at the start of each iteration.
+  void forRange(const ast::ForStmt &f, StmtList &out);
+
+  /// `value` itself when evaluating it again gives the same result
+  /// (constants, parameters, extents), else a hidden local holding it.
+  ExprPtr evaluatedOnce(ExprPtr value, const std::string &name, StmtList &out);
+
+  std::string uniqueName(const std::string &base);
+
+  /// Whether `e` is known to be at least 0: a constant, or the variable of
+  /// an enclosing `for` that counts up from a constant at least 0.
+  bool isNonNegative(const ast::Expr &e) const;
+
+  /// Whether any statement in `body` assigns to `symbol`.
+  static bool assignsTo(const ast::StmtList &body, const Symbol *symbol);
+
+  void store(const ast::Expr &target, ExprPtr value, SourceRange loc, StmtList &out);
+
+  // --- Expressions ----------------------------------------------------------
+  ExprPtr expr(const ast::Expr &e);
+
+  ExprPtr attribute(const ast::AttributeExpr &e);
+
+  ExprPtr subscript(const ast::SubscriptExpr &e);
+
+  /// f(args): scalars converted to the parameters' types, arrays passed as
+  /// themselves.
+  ExprPtr deviceCall(const ast::CallExpr &e);
+
+  /// The GPU builtins that are operations with effects.
+  static bool isEffect(Builtin builtin) { return gpuOpOf(builtin).has_value() || atomicOpOf(builtin).has_value(); }
+
+  static std::optional<GpuOpKind> gpuOpOf(Builtin builtin);
+
+  static std::optional<AtomicOp> atomicOpOf(Builtin builtin);
+
+  /// A predicate as `type` (bool or int32): non-zero is true.
+  ExprPtr predicate(const ast::Expr &arg, Type type);
+
+  /// A barrier, fence or warp operation. The counting barriers take their
+  /// predicate as an int32, the votes as a bool; masks are uint32 and
+  /// lanes int32 (GpuOpKind).
+  ExprPtr gpuOp(const ast::CallExpr &e, GpuOpKind op);
+
+  /// cuda.atomic.OP(array, index, [expected,] value): the index as one
+  /// int64 per axis, the operands in the element type.
+  ExprPtr atomic(const ast::CallExpr &e, AtomicOp op);
+
+  /// An extent of `array`: a constant for an array local.
+  static ExprPtr extent(const Variable *array, unsigned axis, SourceRange loc);
+
+  /// cuda.popc/brev/clz/ffs in the operand's 32 or 64 bits (the counts
+  /// then as int32); cuda.fma and cuda.cbrt as math functions.
+  ExprPtr intrinsic(const ast::CallExpr &e);
+
+  ExprPtr call(const ast::CallExpr &e);
+
+  /// round(x, n) of a float: rint(x * 10**n) / 10**n, or for negative n
+  /// rint(x / 10**-n) * 10**-n (NumPy's method). x is pure (Sema allows no
+  /// call with effects here), so a run-time n may evaluate it twice.
+  ExprPtr roundToDigits(const ast::CallExpr &e);
+
+  /// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
+  /// and trunc then become int64; isnan, isinf and isfinite are comparisons.
+  ExprPtr math(const ast::CallExpr &e);
+
+  ExprPtr unary(const ast::UnaryExpr &e);
+
+  ExprPtr arithmetic(ast::BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange loc);
+
+  /// a < b < c is (a < b) and (b < c), with b's value shared: IR
+  /// expressions are pure, so evaluating b twice gives the same value.
+  ExprPtr compare(const ast::CompareExpr &e);
+
+  std::vector<ExprPtr> indices(const ast::SubscriptExpr &e);
+
+  const Variable *arrayOf(const ast::Expr &e);
+
+  // --- Constants and conversions ---------------------------------------------
+  static ExprPtr constantOf(const ast::ConstantValue &value, Type type, SourceRange loc);
+
+  /// `value`'s bits cut to `kind`'s width, sign-extended for a signed kind
+  /// (a Constant's intValue is the bit pattern, sign-extended).
+  static int64_t wrapToWidth(int64_t value, ScalarKind kind);
+
+  static ExprPtr zeroOf(Type type, SourceRange loc) { return std::make_unique<Constant>(loc, type, 0, 0.0); }
+
+  /// Whether `e` is a constant or a choice among constants.
+  static bool isConstantChoice(const Expr &e);
+
+  /// Converts `e` to `type`, folding the conversion of a constant (and of
+  /// a choice among constants: WEIGHTS[k]).
+  static ExprPtr castTo(ExprPtr e, Type type);
+
+  const FunctionInfo &info_;
+  Function &function_;
+  const FunctionMap &functions_;
+  std::map<const Symbol *, Variable *> vars_;
+  /// Tuple locals: one variable per element.
+  std::map<const Symbol *, std::vector<Variable *>> tupleVars_;
+  std::set<const Variable *> declared_;
+  /// Loop variables that count up from 0 or more, in the loop being lowered.
+  std::set<const Symbol *> nonNegative_;
+  /// Parameters the body assigns: their value may change.
+  std::set<const Variable *> assignedParams_;
+  std::set<const Symbol *> loopScoped_;
+  std::map<std::string, int> hiddenNames_;
+  /// The enclosing loops, innermost last: each one's no-break flag, or
+  /// null when it has no `else`.
+  std::vector<Variable *> breakFlags_;
+};
+
+} // namespace pyk::ir::lowering
+
+#endif // PYK_IR_LOWERING_H
