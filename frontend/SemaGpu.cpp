@@ -23,10 +23,42 @@ namespace {
 constexpr uint64_t maxStaticSharedBytes = 48 * 1024;
 constexpr uint64_t maxLocalBytes = 512 * 1024;
 
-} // namespace
+/// Which check a GPU builtin gets: the one list of them.
+enum class GpuBuiltinGroup { None, Array, Synchronisation, Warp, Intrinsic, Atomic };
 
-bool Sema::isAtomicBuiltin(Builtin builtin) {
+GpuBuiltinGroup groupOf(Builtin builtin) {
   switch (builtin) {
+  case Builtin::SharedArray:
+  case Builtin::LocalArray:
+    return GpuBuiltinGroup::Array;
+  case Builtin::SyncThreads:
+  case Builtin::SyncThreadsCount:
+  case Builtin::SyncThreadsAnd:
+  case Builtin::SyncThreadsOr:
+  case Builtin::ThreadFence:
+  case Builtin::ThreadFenceBlock:
+  case Builtin::ThreadFenceSystem:
+    return GpuBuiltinGroup::Synchronisation;
+  case Builtin::SyncWarp:
+  case Builtin::ShflSync:
+  case Builtin::ShflUpSync:
+  case Builtin::ShflDownSync:
+  case Builtin::ShflXorSync:
+  case Builtin::AllSync:
+  case Builtin::AnySync:
+  case Builtin::EqSync:
+  case Builtin::BallotSync:
+  case Builtin::MatchAnySync:
+  case Builtin::ActiveMask:
+  case Builtin::LaneMaskLt:
+    return GpuBuiltinGroup::Warp;
+  case Builtin::Popc:
+  case Builtin::Brev:
+  case Builtin::Clz:
+  case Builtin::Ffs:
+  case Builtin::Fma:
+  case Builtin::Cbrt:
+    return GpuBuiltinGroup::Intrinsic;
   case Builtin::AtomicAdd:
   case Builtin::AtomicSub:
   case Builtin::AtomicAnd:
@@ -38,77 +70,34 @@ bool Sema::isAtomicBuiltin(Builtin builtin) {
   case Builtin::AtomicInc:
   case Builtin::AtomicDec:
   case Builtin::AtomicCas:
-    return true;
+    return GpuBuiltinGroup::Atomic;
   default:
-    return false;
+    return GpuBuiltinGroup::None;
   }
 }
 
-bool Sema::isGpuMemoryBuiltin(Builtin builtin) {
-  switch (builtin) {
-  case Builtin::SharedArray:
-  case Builtin::LocalArray:
-  case Builtin::SyncThreads:
-  case Builtin::SyncThreadsCount:
-  case Builtin::SyncThreadsAnd:
-  case Builtin::SyncThreadsOr:
-  case Builtin::ThreadFence:
-  case Builtin::ThreadFenceBlock:
-  case Builtin::ThreadFenceSystem:
-  case Builtin::SyncWarp:
-  case Builtin::ShflSync:
-  case Builtin::ShflUpSync:
-  case Builtin::ShflDownSync:
-  case Builtin::ShflXorSync:
-  case Builtin::AllSync:
-  case Builtin::AnySync:
-  case Builtin::EqSync:
-  case Builtin::BallotSync:
-  case Builtin::MatchAnySync:
-  case Builtin::ActiveMask:
-  case Builtin::LaneMaskLt:
-  case Builtin::Popc:
-  case Builtin::Brev:
-  case Builtin::Clz:
-  case Builtin::Ffs:
-  case Builtin::Fma:
-  case Builtin::Cbrt:
-    return true;
-  default:
-    return isAtomicBuiltin(builtin);
-  }
-}
+} // namespace
+
+bool Sema::isAtomicBuiltin(Builtin builtin) { return groupOf(builtin) == GpuBuiltinGroup::Atomic; }
+
+bool Sema::isGpuMemoryBuiltin(Builtin builtin) { return groupOf(builtin) != GpuBuiltinGroup::None; }
 
 const Type *Sema::checkGpuMemoryCall(CallExpr &expr, Builtin builtin) {
   expr.function = builtin;
-  if (builtin == Builtin::SharedArray || builtin == Builtin::LocalArray)
+  switch (groupOf(builtin)) {
+  case GpuBuiltinGroup::Array:
     return checkArrayConstructor(expr, builtin == Builtin::SharedArray);
-  if (isAtomicBuiltin(builtin))
+  case GpuBuiltinGroup::Atomic:
     return checkAtomic(expr, builtin);
-  switch (builtin) {
-  case Builtin::SyncWarp:
-  case Builtin::ShflSync:
-  case Builtin::ShflUpSync:
-  case Builtin::ShflDownSync:
-  case Builtin::ShflXorSync:
-  case Builtin::AllSync:
-  case Builtin::AnySync:
-  case Builtin::EqSync:
-  case Builtin::BallotSync:
-  case Builtin::MatchAnySync:
-  case Builtin::ActiveMask:
-  case Builtin::LaneMaskLt:
+  case GpuBuiltinGroup::Warp:
     return checkWarpOperation(expr, builtin);
-  case Builtin::Popc:
-  case Builtin::Brev:
-  case Builtin::Clz:
-  case Builtin::Ffs:
-  case Builtin::Fma:
-  case Builtin::Cbrt:
+  case GpuBuiltinGroup::Intrinsic:
     return checkIntrinsic(expr, builtin);
-  default:
-    return checkSynchronisation(expr, builtin);
+  case GpuBuiltinGroup::Synchronisation:
+  case GpuBuiltinGroup::None:
+    break;
   }
+  return checkSynchronisation(expr, builtin);
 }
 
 /// The warp operations, Numba's signatures: (mask, value, lane or delta)

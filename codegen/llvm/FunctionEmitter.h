@@ -87,6 +87,8 @@ private:
   /// device function may be passed the same array twice), and their
   /// extents; on the CPU device then the block's context and the thread's
   /// index.
+  std::vector<llvm::Type *> parameterTypes(unsigned space);
+  unsigned bindParameters(bool noAlias);
   void declareDeviceFunction();
 
   /// fastmath=True: the instruction flags of LLVM's `fast` but nnan and ninf

@@ -92,21 +92,36 @@ void FunctionEmitter::emitBody() {
 
 // --- Declaration ----------------------------------------------------------
 void FunctionEmitter::declareKernel() {
-  std::vector<llvm::Type *> paramTypes;
-  for (const Variable *param : function_.params) {
-    if (param->type.isArray()) {
-      paramTypes.push_back(llvm::PointerType::get(context_, AddressSpace::Global));
-      paramTypes.insert(paramTypes.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
-    } else {
-      paramTypes.push_back(registerType(param->type.scalar, context_));
-    }
-  }
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), paramTypes, false);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), parameterTypes(AddressSpace::Global), false);
   llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, function_.symbol, module_);
   llvmFunction_->setCallingConv(llvm::CallingConv::PTX_Kernel);
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
   annotateResources();
 
+  // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
+  // with readonly it lets NVPTX load through the non-coherent cache.
+  bindParameters(/*noAlias=*/true);
+}
+
+/// An array as a pointer in `space` and one int64 per extent, a scalar as
+/// its register type.
+std::vector<llvm::Type *> FunctionEmitter::parameterTypes(unsigned space) {
+  std::vector<llvm::Type *> types;
+  for (const Variable *param : function_.params) {
+    if (param->type.isArray()) {
+      types.push_back(llvm::PointerType::get(context_, space));
+      types.insert(types.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
+    } else {
+      types.push_back(registerType(param->type.scalar, context_));
+    }
+  }
+  return types;
+}
+
+/// Names the arguments of parameterTypes() and records them as the
+/// parameters' values; arrays get their alignment, readonly when never
+/// written, and noalias when asked. Returns the next argument's index.
+unsigned FunctionEmitter::bindParameters(bool noAlias) {
   unsigned index = 0;
   for (const Variable *param : function_.params) {
     llvm::Argument *arg = llvmFunction_->getArg(index++);
@@ -115,9 +130,8 @@ void FunctionEmitter::declareKernel() {
       scalars_[param] = arg;
       continue;
     }
-    // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
-    // with readonly it lets NVPTX load through the non-coherent cache.
-    arg->addAttr(llvm::Attribute::NoAlias);
+    if (noAlias)
+      arg->addAttr(llvm::Attribute::NoAlias);
     if (param->readOnly)
       arg->addAttr(llvm::Attribute::ReadOnly);
     arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(byteWidth(param->type.scalar))));
@@ -130,6 +144,7 @@ void FunctionEmitter::declareKernel() {
     }
     arrays_[param] = array;
   }
+  return index;
 }
 
 /// An internal function: arrays as generic pointers (global, shared or
@@ -138,16 +153,7 @@ void FunctionEmitter::declareKernel() {
 /// extents; on the CPU device then the block's context and the thread's
 /// index.
 void FunctionEmitter::declareDeviceFunction() {
-  const unsigned space = 0;
-  std::vector<llvm::Type *> paramTypes;
-  for (const Variable *param : function_.params) {
-    if (param->type.isArray()) {
-      paramTypes.push_back(llvm::PointerType::get(context_, space));
-      paramTypes.insert(paramTypes.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
-    } else {
-      paramTypes.push_back(registerType(param->type.scalar, context_));
-    }
-  }
+  std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Generic);
   if (target_ == LLVMTarget::Host) {
     paramTypes.push_back(llvm::PointerType::get(context_, 0));
     paramTypes.insert(paramTypes.end(), 3, llvm::Type::getInt32Ty(context_));
@@ -159,26 +165,7 @@ void FunctionEmitter::declareDeviceFunction() {
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
   if (function_.inlineAlways)
     llvmFunction_->addFnAttr(llvm::Attribute::AlwaysInline);
-  unsigned index = 0;
-  for (const Variable *param : function_.params) {
-    llvm::Argument *arg = llvmFunction_->getArg(index++);
-    arg->setName(param->name);
-    if (!param->type.isArray()) {
-      scalars_[param] = arg;
-      continue;
-    }
-    if (param->readOnly)
-      arg->addAttr(llvm::Attribute::ReadOnly);
-    arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(byteWidth(param->type.scalar))));
-    ArrayValue array;
-    array.data = arg;
-    for (unsigned axis = 0; axis < param->type.rank; ++axis) {
-      llvm::Argument *extent = llvmFunction_->getArg(index++);
-      extent->setName(param->name + ".shape" + std::to_string(axis));
-      array.extents.push_back(extent);
-    }
-    arrays_[param] = array;
-  }
+  const unsigned index = bindParameters(/*noAlias=*/false);
   if (target_ == LLVMTarget::Host) {
     llvmFunction_->getArg(index)->setName("block");
     for (unsigned axis = 0; axis < 3; ++axis)
