@@ -198,7 +198,8 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
     return failed();
 
   llvm::Expected<std::unique_ptr<ir::Module>> ir =
-      timed(result.times, "IR lowering and passes", [&] { return ir::lowerAndOptimize(*info, file); });
+      timed(result.times, "IR lowering and passes", [&] { return ir::lowerAndOptimize(*info, file, options.checked, options.remarks ? &diags : nullptr);
+      });
   if (!ir)
     return internalError(std::move(result), llvm::toString(ir.takeError()));
   if (options.emit == EmitKind::Ir) {

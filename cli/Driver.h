@@ -30,6 +30,11 @@ struct Options {
   unsigned optLevel = 3;
   bool lineInfo = false;
   bool lineDirectives = true;
+  /// Checked mode for every kernel (pykc --checked), not only those with
+  /// `debug=True`.
+  bool checked = false;
+  /// Report, as remarks, which checks of checked mode were kept or elided.
+  bool remarks = false;
   std::string compilerVersion;
   /// NAME of NAME.pyk, for the files --emit=host writes.
   std::string baseName;

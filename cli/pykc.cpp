@@ -64,6 +64,16 @@ llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimisation level 0-
 llvm::cl::opt<bool> lineInfo("lineinfo", llvm::cl::desc("Put .pyk line information (.file/.loc) into the PTX"),
                              llvm::cl::cat(pykCategory));
 
+llvm::cl::opt<bool> checked("checked",
+                            llvm::cl::desc("Checked mode for every kernel: array indices, integer division and "
+                                           "asserts are checked at run time (as debug=True does for one kernel)"),
+                            llvm::cl::cat(pykCategory));
+
+llvm::cl::opt<bool> remarks("remarks",
+                            llvm::cl::desc("Say, for every array access of a checked kernel, whether its bounds "
+                                           "check was kept or proven unnecessary, and why"),
+                            llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<std::string> embedPtx("embed-ptx",
                                     llvm::cl::desc("With --emit=host: embed the PTX in <file> (e.g. nvcc's, from the "
                                                    "CUDA C++ backend) instead of compiling the kernels with LLVM"),
@@ -200,6 +210,8 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.lineInfo = lineInfo;
   options.lineDirectives = !noLineDirectives;
+  options.checked = checked;
+  options.remarks = remarks;
   options.compilerVersion = PYK_VERSION;
   options.baseName = llvm::sys::path::stem(inputFile == "-" ? "stdin.pyk" : inputFile.getValue()).str();
 

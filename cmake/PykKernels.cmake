@@ -16,8 +16,9 @@
 # toolkit; find_package(CUDAToolkit) locates nvcc). Both export the same
 # kernel names and run through the same runtime; the CPU device's code is
 # the same in both.
-# CHECKED (bounds-checked kernels) is not available yet and stops the
-# configuration with an error.
+# CHECKED: every kernel in checked mode (pykc --checked): array indices,
+# integer division and asserts are checked at run time, and a failure raises
+# pyk::KernelError after the launch (LANGUAGE.md, "Checked mode").
 function(pyk_add_kernels)
   cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND" "KERNELS;ARCH")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
@@ -39,8 +40,9 @@ function(pyk_add_kernels)
     find_package(CUDAToolkit REQUIRED)
     find_program(PYK_NVCC_EXECUTABLE nvcc HINTS "${CUDAToolkit_BIN_DIR}" REQUIRED)
   endif()
+  set(checked_flag "")
   if(PYK_CHECKED)
-    message(FATAL_ERROR "pyk_add_kernels: CHECKED (bounds-checked kernels) is not supported yet")
+    set(checked_flag "--checked")
   endif()
   if(NOT PYK_ARCH)
     set(PYK_ARCH sm_75)
@@ -59,16 +61,16 @@ function(pyk_add_kernels)
       add_custom_command(
         OUTPUT ${outputs} ${cu} ${ptx}
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=cuda -o "${cu}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${checked_flag} -o "${cu}"
         COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=host --embed-ptx "${ptx}" -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} --embed-ptx "${ptx}" -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk (CUDA C++ through nvcc)"
         VERBATIM)
     else()
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND pyk::pykc "${kernel_path}" --emit=host --arch=${ptx_arch} -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} --arch=${ptx_arch} -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk"
         VERBATIM)

@@ -27,6 +27,8 @@ const char *severityName(Severity severity) {
     return "warning";
   case Severity::Note:
     return "note";
+  case Severity::Remark:
+    return "remark";
   }
   return "?";
 }
@@ -41,8 +43,8 @@ std::optional<uint32_t> smallNumber(const std::string &digits) {
 
 /// Reads the expectations of every line; malformed ones go to `problems`.
 std::vector<Expectation> parseExpectations(const SourceFile &file, std::vector<std::string> &problems) {
-  static const std::regex pattern(R"(expected-(error|warning|note)(@([+-]?)(\d+))?(:(\d+))?\s*\{\{(.*?)\}\})");
-  static const std::regex anyMarker(R"(expected-(error|warning|note))");
+  static const std::regex pattern(R"(expected-(error|warning|note|remark)(@([+-]?)(\d+))?(:(\d+))?\s*\{\{(.*?)\}\})");
+  static const std::regex anyMarker(R"(expected-(error|warning|note|remark))");
   std::vector<Expectation> result;
   for (uint32_t line = 1; line <= file.lineCount(); ++line) {
     std::string text(file.lineText(line));
@@ -54,7 +56,10 @@ std::vector<Expectation> parseExpectations(const SourceFile &file, std::vector<s
     for (std::sregex_iterator it(comment.begin(), comment.end(), pattern), end; it != end; ++it) {
       const std::smatch &m = *it;
       Expectation e;
-      e.severity = m[1] == "error" ? Severity::Error : m[1] == "warning" ? Severity::Warning : Severity::Note;
+      e.severity = m[1] == "error"     ? Severity::Error
+                   : m[1] == "warning" ? Severity::Warning
+                   : m[1] == "remark"  ? Severity::Remark
+                                       : Severity::Note;
       e.writtenOnLine = line;
       e.line = line;
       ++found;

@@ -40,6 +40,8 @@ static const char *severityLabel(Severity severity) {
     return "warning";
   case Severity::Note:
     return "note";
+  case Severity::Remark:
+    return "remark";
   }
   return "error";
 }

@@ -18,7 +18,9 @@
 
 namespace pyk {
 
-enum class Severity { Error, Warning, Note };
+/// Remarks say what the optimiser did (pykc --remarks: which checks of
+/// checked mode were kept), never that something is wrong.
+enum class Severity { Error, Warning, Note, Remark };
 
 /// One message about the source. Notes attach to the error or warning that
 /// precedes them.
@@ -60,6 +62,7 @@ public:
   DiagnosticBuilder error(SourceRange range) { return {*this, Severity::Error, range}; }
   DiagnosticBuilder warning(SourceRange range) { return {*this, Severity::Warning, range}; }
   DiagnosticBuilder note(SourceRange range) { return {*this, Severity::Note, range}; }
+  DiagnosticBuilder remark(SourceRange range) { return {*this, Severity::Remark, range}; }
 
   /// Records a finished diagnostic. Once the error limit is reached further
   /// errors and their notes are dropped (see limitReached).

@@ -378,8 +378,8 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
         function.options.lineinfo = on;
       else if (name == "fastmath")
         function.options.fastmath = on;
-      else if (on && name == "debug")
-        notSupportedYet(keyword.nameRange, "option 'debug=True' (checked mode)");
+      else if (name == "debug")
+        function.options.debug = on;
       else if (name == "inline")
         function.options.inlineAlways = on;
       continue;

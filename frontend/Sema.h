@@ -25,6 +25,8 @@ enum class FunctionKind { Kernel, Device };
 /// The `@cuda.jit(...)` options that pyk honours.
 struct FunctionOptions {
   bool fastmath = false;
+  /// `debug=True`: checked mode for this function (pykc --checked: for all).
+  bool debug = false;
   bool lineinfo = false;
   /// `inline=True` on a device function: always inlined into its callers.
   bool inlineAlways = false;

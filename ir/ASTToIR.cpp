@@ -260,7 +260,17 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
     return; // Without a value it only declared the local's type.
   }
   case ast::NodeKind::AssertStmt:
-    return; // Checked only in checked mode, which is not built yet.
+  {
+    auto &a = cast<ast::AssertStmt>(s);
+    std::string message;
+    if (auto *literal = llvm::dyn_cast_or_null<ast::StringLiteralExpr>(a.message.get()))
+      message = literal->value;
+    else
+      message = std::string(source_.text().substr(a.condition->range().begin.offset,
+                                                  a.condition->range().end.offset - a.condition->range().begin.offset));
+    out.push_back(std::make_unique<Assert>(s.range(), expr(*a.condition), std::move(message)));
+    return;
+  }
   case ast::NodeKind::AugAssignStmt: {
     auto &a = cast<ast::AugAssignStmt>(s);
     Type operandType = toIRType(a.operandType);
@@ -588,6 +598,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->lineInfo = functionInfo.options.lineinfo;
     function->inlineAlways = functionInfo.options.inlineAlways;
     function->fastMath = functionInfo.options.fastmath;
+    function->checked = functionInfo.options.debug;
     function->synchronises = functionInfo.synchronises;
     function->maxThreadsPerBlock = functionInfo.options.maxThreadsPerBlock;
     function->minBlocksPerMultiprocessor = functionInfo.options.minBlocksPerMultiprocessor;
@@ -595,7 +606,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->returnType = toIRType(functionInfo.returnType);
     for (const Symbol *param : functionInfo.params)
       function->addParam(param->name, toIRType(param->type), param->definition);
-    lowering::Lowering(functionInfo, *function, functions).run();
+    lowering::Lowering(functionInfo, *function, functions, file).run();
     functions[&def] = function.get();
     result->functions.push_back(std::move(function));
   }

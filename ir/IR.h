@@ -125,6 +125,12 @@ using ExprPtr = std::unique_ptr<Expr>;
 using StmtPtr = std::unique_ptr<Stmt>;
 using StmtList = std::vector<StmtPtr>;
 
+/// Checked mode: which entry of Module::checkSites a check reports, or
+/// NoCheck where no check is made (unchecked code, or a check the guard
+/// analysis proved unnecessary).
+using CheckSiteId = uint32_t;
+inline constexpr CheckSiteId NoCheck = ~CheckSiteId{0};
+
 #define PYK_IR_CLASSOF(Name)                                                                                       \
   static bool classof(const Node *node) { return node->kind() == NodeKind::Name; }
 
@@ -193,6 +199,9 @@ public:
   BinaryOp op;
   ExprPtr lhs;
   ExprPtr rhs;
+  /// Integer FloorDiv and Mod in checked mode: a zero divisor is reported
+  /// and the result is 0.
+  CheckSiteId divisorCheck = NoCheck;
 };
 
 enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
@@ -263,6 +272,9 @@ public:
   PYK_IR_CLASSOF(ArrayLoad)
   const Variable *array;
   std::vector<ExprPtr> indices;
+  /// Checked mode: one site per axis (NoCheck where the index is proven in
+  /// bounds); empty when unchecked. A failed check yields 0.
+  std::vector<CheckSiteId> boundsChecks;
 };
 
 /// sqrt(x), atan2(y, x), ...: the C library's function `name` (its double
@@ -353,6 +365,8 @@ public:
   std::vector<ExprPtr> indices;
   ExprPtr value;
   ExprPtr compare; // Cas only
+  /// As ArrayLoad's: a failed check skips the operation and yields 0.
+  std::vector<CheckSiteId> boundsChecks;
 };
 
 class Declare : public Stmt {
@@ -381,6 +395,9 @@ public:
   const Variable *array;
   std::vector<ExprPtr> indices;
   ExprPtr value;
+  /// As ArrayLoad's: a failed check drops the store (the value is still
+  /// evaluated).
+  std::vector<CheckSiteId> boundsChecks;
 };
 
 class If : public Stmt {
@@ -466,6 +483,20 @@ public:
   ExprPtr call;
 };
 
+/// `assert condition`: in checked functions a false condition is reported
+/// (execution goes on); elsewhere it is not evaluated at all, as Numba
+/// compiles asserts out.
+class Assert : public Stmt {
+public:
+  Assert(SourceRange loc, ExprPtr condition, std::string message)
+      : Stmt(NodeKind::Assert, loc), condition(std::move(condition)), message(std::move(message)) {}
+  PYK_IR_CLASSOF(Assert)
+  ExprPtr condition;
+  /// The assert's message, or its condition as the source spells it.
+  std::string message;
+  CheckSiteId check = NoCheck;
+};
+
 class Return : public Stmt {
 public:
   /// `value` is null in a function that returns nothing.
@@ -475,6 +506,18 @@ public:
 };
 
 #undef PYK_IR_CLASSOF
+
+/// One check of checked mode, as the runtime's message describes it.
+struct CheckSite {
+  enum class Kind : uint8_t { Bounds, DivisionByZero, ModuloByZero, Assertion };
+  Kind kind;
+  SourceRange loc;
+  /// Bounds: the array (as the .pyk source names it) and the axis.
+  std::string array;
+  unsigned axis = 0;
+  /// Assertion: the assert's message, or its condition's source text.
+  std::string message;
+};
 
 /// A kernel, or a device function that kernels call.
 class Function {
@@ -530,6 +573,12 @@ public:
   unsigned maxThreadsPerBlock = 0;
   unsigned minBlocksPerMultiprocessor = 0;
   unsigned maxRegisters = 0;
+  /// Checked mode: kernels compiled with `debug=True` or `pykc --checked`,
+  /// and the device functions they call. A checked function takes two
+  /// more parameters after its own: the device's check record
+  /// (pyk/CheckRecord.h) and an opaque word identifying the launch, which
+  /// a failed check stores in the record.
+  bool checked = false;
   std::vector<Variable *> params;
   Type returnType;
   StmtList body;
@@ -545,6 +594,8 @@ struct Module {
   /// `.file` directives.
   std::string sourceName;
   std::vector<std::unique_ptr<Function>> functions;
+  /// Checked mode: what each check reports, indexed by CheckSiteId.
+  std::vector<CheckSite> checkSites;
 
   /// The kernels alone, in module order.
   std::vector<const Function *> kernels() const {

@@ -24,7 +24,7 @@ public:
       if (p.readOnly)
         os_ << " readonly";
     }
-    os_ << ") -> " << f.returnType.str() << (f.fastMath ? " fastmath" : "");
+    os_ << ") -> " << f.returnType.str() << (f.fastMath ? " fastmath" : "") << (f.checked ? " checked" : "");
     if (f.maxThreadsPerBlock)
       os_ << " launch_bounds(" << f.maxThreadsPerBlock << ", " << f.minBlocksPerMultiprocessor << ")";
     if (f.maxRegisters)
@@ -66,6 +66,7 @@ public:
       auto &b = cast<Binary>(e);
       os_ << binaryOpName(b.op) << ":" << e.type().str();
       operands({b.lhs.get(), b.rhs.get()});
+      checks({b.divisorCheck});
       return;
     }
     case NodeKind::Compare: {
@@ -102,6 +103,7 @@ public:
       auto &l = cast<ArrayLoad>(e);
       os_ << "load:" << e.type().str() << " %" << l.array->name;
       indices(l.indices);
+      checks(l.boundsChecks);
       return;
     }
     case NodeKind::MathCall: {
@@ -128,6 +130,7 @@ public:
       auto &a = cast<Atomic>(e);
       os_ << "atomic." << atomicOpName(a.op) << ":" << e.type().str() << " %" << a.array->name;
       indices(a.indices);
+      checks(a.boundsChecks);
       if (a.compare) {
         os_ << ", ";
         expr(*a.compare);
@@ -200,6 +203,21 @@ private:
     os_ << "]";
   }
 
+  /// Checked mode: " check(#3, -, #4)", one entry per check (NoCheck: "-").
+  void checks(const std::vector<CheckSiteId> &sites) {
+    if (sites.empty() || (sites.size() == 1 && sites[0] == NoCheck))
+      return;
+    os_ << " check(";
+    for (size_t i = 0; i < sites.size(); ++i) {
+      os_ << (i ? ", " : "");
+      if (sites[i] == NoCheck)
+        os_ << "-";
+      else
+        os_ << "#" << sites[i];
+    }
+    os_ << ")";
+  }
+
   void block(const StmtList &body, unsigned depth) {
     for (const StmtPtr &s : body)
       stmt(*s, depth);
@@ -227,6 +245,7 @@ private:
       auto &st = cast<ArrayStore>(s);
       os_ << "store %" << st.array->name;
       indices(st.indices);
+      checks(st.boundsChecks);
       os_ << " = ";
       expr(*st.value);
       break;
@@ -286,6 +305,11 @@ private:
     case NodeKind::Evaluate:
       expr(*cast<Evaluate>(s).call);
       break;
+    case NodeKind::Assert:
+      os_ << "assert ";
+      expr(*cast<Assert>(s).condition);
+      checks({cast<Assert>(s).check});
+      break;
     case NodeKind::Return:
       os_ << "return";
       if (const ExprPtr &value = cast<Return>(s).value) {
@@ -310,6 +334,17 @@ void printModule(const Module &module, llvm::raw_ostream &os) {
   os << "// pyk IR of " << module.sourceName << "\n";
   for (const auto &f : module.functions)
     Printer(os).function(*f);
+  static const char *const kindNames[] = {"bounds", "division by zero", "modulo by zero", "assertion"};
+  for (size_t id = 0; id < module.checkSites.size(); ++id) {
+    const CheckSite &site = module.checkSites[id];
+    os << "// check #" << id << ": " << kindNames[static_cast<int>(site.kind)] << " at " << site.loc.begin.line << ":"
+       << site.loc.begin.column;
+    if (site.kind == CheckSite::Kind::Bounds)
+      os << ", axis " << site.axis << " of '" << site.array << "'";
+    if (site.kind == CheckSite::Kind::Assertion)
+      os << ": " << site.message;
+    os << "\n";
+  }
 }
 
 void printExpr(const Expr &expr, llvm::raw_ostream &os) { Printer(os).expr(expr); }

@@ -71,6 +71,14 @@ private:
     }
   }
 
+  /// Checked mode: none, or one site per axis.
+  void boundsChecks(const Node &node, const std::vector<CheckSiteId> &sites, size_t rank) {
+    if (!sites.empty() && sites.size() != rank)
+      fail(node, std::to_string(sites.size()) + " bounds checks for " + std::to_string(rank) + " indices");
+    if (!sites.empty() && !function_.checked)
+      fail(node, "a bounds check in an unchecked function");
+  }
+
   void expr(const Expr &e) {
     switch (e.kind()) {
     case NodeKind::Constant:
@@ -157,6 +165,7 @@ private:
     }
     case NodeKind::ArrayLoad: {
       auto &l = cast<ArrayLoad>(e);
+      boundsChecks(e, l.boundsChecks, l.indices.size());
       indices(e, l.array, l.indices);
       return;
     }
@@ -227,6 +236,7 @@ private:
     case NodeKind::Atomic: {
       auto &a = cast<Atomic>(e);
       indices(e, a.array, a.indices);
+      boundsChecks(e, a.boundsChecks, a.indices.size());
       const Type element = Type::scalarType(a.array->type.scalar);
       for (const Expr *operand : {a.compare.get(), a.value.get()}) {
         if (!operand)
@@ -300,6 +310,7 @@ private:
     }
     case NodeKind::ArrayStore: {
       auto &st = cast<ArrayStore>(s);
+      boundsChecks(s, st.boundsChecks, st.indices.size());
       indices(s, st.array, st.indices);
       expr(*st.value);
       requireType(s, *st.value, Type::scalarType(st.array->type.scalar), "stored value");
@@ -359,6 +370,10 @@ private:
       expr(evaluated);
       return;
     }
+    case NodeKind::Assert:
+      expr(*cast<Assert>(s).condition);
+      requireType(s, *cast<Assert>(s).condition, Type::scalarType(ScalarKind::Bool), "assert condition");
+      return;
     case NodeKind::Return: {
       const ExprPtr &value = cast<Return>(s).value;
       if (function_.kind == Function::Kind::Kernel && value)

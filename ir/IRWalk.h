@@ -118,6 +118,8 @@ template <typename F> void forEachExpr(const Stmt &s, F &&f) {
     return;
   case NodeKind::Evaluate:
     return f(*llvm::cast<Evaluate>(s).call);
+  case NodeKind::Assert:
+    return f(*llvm::cast<Assert>(s).condition);
   case NodeKind::Return:
     if (const ExprPtr &value = llvm::cast<Return>(s).value)
       f(*value);

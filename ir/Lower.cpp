@@ -9,15 +9,20 @@
 #include "ASTToIR.h"
 #include "IRVerifier.h"
 #include "passes/MarkReadOnlyArrays.h"
+#include "passes/PlanChecks.h"
 
 namespace pyk::ir {
 
-llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file) {
+llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
+                                                         bool checkEveryKernel, DiagnosticEngine *remarks) {
   std::unique_ptr<Module> module = lowerToIR(info, file);
   if (llvm::Error error = verifyModule(*module))
     return error;
 
   markReadOnlyArrays(*module);
+  if (llvm::Error error = verifyModule(*module))
+    return error;
+  planChecks(*module, checkEveryKernel, remarks);
   if (llvm::Error error = verifyModule(*module))
     return error;
 

@@ -13,7 +13,11 @@ namespace pyk::ir {
 
 /// Lowers a module Sema checked without errors and runs the IR passes in
 /// order, verifying the IR after each. An error means a compiler bug.
-llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file);
+/// `checkEveryKernel` (pykc --checked) compiles every kernel in checked
+/// mode; `remarks`, when not null, receives the guard analysis's remarks.
+llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
+                                                         bool checkEveryKernel = false,
+                                                         DiagnosticEngine *remarks = nullptr);
 
 } // namespace pyk::ir
 

@@ -35,8 +35,8 @@ using FunctionMap = std::map<const ast::FunctionDef *, const Function *>;
 class Lowering {
 public:
   /// `functions`: the Function of each definition lowered before this one.
-  Lowering(const FunctionInfo &info, Function &function, const FunctionMap &functions)
-      : info_(info), function_(function), functions_(functions) {}
+  Lowering(const FunctionInfo &info, Function &function, const FunctionMap &functions, const SourceFile &source)
+      : info_(info), function_(function), functions_(functions), source_(source) {}
 
   void run();
 
@@ -184,6 +184,8 @@ private:
   const FunctionInfo &info_;
   Function &function_;
   const FunctionMap &functions_;
+  /// The .pyk text, for an assert's condition as written.
+  const SourceFile &source_;
   std::map<const Symbol *, Variable *> vars_;
   /// Tuple locals: one variable per element.
   std::map<const Symbol *, std::vector<Variable *>> tupleVars_;

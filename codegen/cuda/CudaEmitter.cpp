@@ -82,7 +82,15 @@ public:
         os_ << ",\n" << indent;
       parameter(*function_.params[i]);
     }
+    if (function_.checked) {
+      helpers_.insert(Helper::Checks);
+      os_ << (function_.params.empty() ? "" : ",\n" + indent)
+          << (function_.kind == Function::Kind::Kernel ? "pyk_check_record *pyk_record, uint64_t pyk_launch"
+                                                       : "pyk_checker pyk_check");
+    }
     os_ << ")\n{\n";
+    if (function_.checked && function_.kind == Function::Kind::Kernel)
+      os_ << "    const pyk_checker pyk_check = {pyk_record, pyk_launch};\n";
     arrayLocals();
     block(function_.body, 1);
     os_ << "}\n";
@@ -215,6 +223,11 @@ private:
     }
     case NodeKind::ArrayStore: {
       auto &st = cast<ArrayStore>(s);
+      if (isChecked(st.boundsChecks)) {
+        os_ << "pyk_store<" << cudaScalarType(st.array->type.scalar) << ">("
+            << checkedElement(st.array, st.indices, st.boundsChecks) << ", " << expr(*st.value).text << ");\n";
+        return;
+      }
       os_ << element(st.array, st.indices) << " = " << expr(*st.value).text << ";\n";
       return;
     }
@@ -237,6 +250,15 @@ private:
     case NodeKind::Continue:
       os_ << "continue;\n";
       return;
+    case NodeKind::Assert: {
+      auto &a = cast<Assert>(s);
+      if (function_.checked)
+        os_ << "if (!" << wrap(expr(*a.condition), Prefix) << ")\n"
+            << std::string((depth + 1) * 4, ' ') << "pyk_check_failed(pyk_check, " << a.check << "u, 0, 0);\n";
+      else
+        os_ << "// assert (checked mode only)\n";
+      return;
+    }
     case NodeKind::Evaluate:
       os_ << expr(*cast<Evaluate>(s).call).text << ";\n";
       return;
@@ -326,6 +348,20 @@ private:
   }
 
   /// a[i], a[i * a_shape1 + j], a[(i * a_shape1 + j) * a_shape2 + k]
+  static bool isChecked(const std::vector<CheckSiteId> &sites) {
+    return std::any_of(sites.begin(), sites.end(), [](CheckSiteId site) { return site != NoCheck; });
+  }
+
+  /// Checked mode: a pointer to the element, null when a check failed.
+  std::string checkedElement(const Variable *array, const std::vector<ExprPtr> &indices,
+                             const std::vector<CheckSiteId> &sites) {
+    std::string text = "pyk_checked(pyk_check, " + names_.nameOf(array);
+    for (unsigned axis = 0; axis < indices.size(); ++axis)
+      text += ", " + expr(*indices[axis]).text + ", " + extent(array, axis) + ", " +
+              (sites[axis] == NoCheck ? std::string("PYK_NO_CHECK") : std::to_string(sites[axis]) + "u");
+    return text + ")";
+  }
+
   std::string element(const Variable *array, const std::vector<ExprPtr> &indices) {
     Code offset = expr(*indices[0]);
     for (unsigned axis = 1; axis < indices.size(); ++axis) {
@@ -406,6 +442,8 @@ private:
     }
     case NodeKind::ArrayLoad: {
       auto &l = cast<ArrayLoad>(e);
+      if (isChecked(l.boundsChecks))
+        return {"pyk_load(" + checkedElement(l.array, l.indices, l.boundsChecks) + ")", Postfix};
       return {element(l.array, l.indices), Postfix};
     }
     case NodeKind::MathCall: {
@@ -448,11 +486,17 @@ private:
       if (helper != Helper::AtomicAdd && helper != Helper::AtomicSub)
         helpers_.insert(Helper::AtomicBits);
       // The element type explicitly: constants print as int, not as it.
-      std::string text = std::string(helperName(helper)) + "<" + cudaScalarType(a.array->type.scalar) + ">(&" +
-                         element(a.array, a.indices);
+      const std::string type = cudaScalarType(a.array->type.scalar);
+      const bool checked = isChecked(a.boundsChecks);
+      std::string text = std::string(helperName(helper)) + "<" + type + ">(" +
+                         (checked ? "pyk_element" : "&" + element(a.array, a.indices));
       if (a.compare)
         text += ", " + expr(*a.compare).text;
-      return {text + ", " + expr(*a.value).text + ")", Postfix};
+      text += ", " + expr(*a.value).text + ")";
+      if (checked)
+        text = "pyk_on_element(" + checkedElement(a.array, a.indices, a.boundsChecks) + ", [&](" + type +
+               " *pyk_element) { return " + text + "; })";
+      return {text, Postfix};
     }
     case NodeKind::Call: {
       // An array argument is its pointer and its extents.
@@ -469,6 +513,10 @@ private:
         for (unsigned axis = 0; axis < ref->var->type.rank; ++axis)
           text += ", " + extent(ref->var, axis);
       }
+      // An unchecked caller passes no record: the callee skips failing
+      // accesses but reports nothing.
+      if (c.callee->checked)
+        text += std::string(c.args.empty() ? "" : ", ") + (function_.checked ? "pyk_check" : "pyk_checker{}");
       return {text + ")", Postfix};
     }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
@@ -522,9 +570,17 @@ private:
         return call("__fdividef");
       return infix(" / ", Multiplicative);
     case BinaryOp::FloorDiv:
-      return helper(floating ? Helper::FloatFloorDiv : Helper::FloorDiv);
-    case BinaryOp::Mod:
-      return helper(floating ? Helper::FloatMod : Helper::Mod);
+    case BinaryOp::Mod: {
+      const bool isMod = b.op == BinaryOp::Mod;
+      if (b.divisorCheck == NoCheck)
+        return helper(isMod ? (floating ? Helper::FloatMod : Helper::Mod)
+                            : (floating ? Helper::FloatFloorDiv : Helper::FloorDiv));
+      const Helper h = isMod ? Helper::Mod : Helper::FloorDiv;
+      helpers_.insert(h);
+      return {std::string(helperName(h)) + "<" + cudaScalarType(kind) + ">(" + expr(*b.lhs).text +
+                  ", pyk_divisor(pyk_check, " + expr(*b.rhs).text + ", " + std::to_string(b.divisorCheck) + "u))",
+              Postfix};
+    }
     case BinaryOp::Pow:
       if (floating)
         return call(kind == ScalarKind::Float32 ? "powf" : "pow");

@@ -53,6 +53,8 @@ const char *helperName(Helper helper) {
     return "pyk_atomic_dec";
   case Helper::AtomicCas:
     return "pyk_atomic_cas";
+  case Helper::Checks:
+    return "pyk_checked";
   }
   return "pyk_unknown";
 }
@@ -328,6 +330,90 @@ template <typename T> __device__ __forceinline__ T pyk_atomic_dec(T *address, T 
 // the old value.
 template <typename T> __device__ __forceinline__ T pyk_atomic_cas(T *address, T expected, T value) {
     return pyk_from_bits<T>(atomicCAS((pyk_bits_t<T> *)address, pyk_bits(expected), pyk_bits(value)));
+}
+)";
+  case Helper::Checks:
+    return R"(// Checked mode (debug=True, pykc --checked). The first failed check of a
+// launch claims the record (pyk/CheckRecord.h) and fills it in; the runtime
+// reads it after the launch. The failing access is skipped: a load yields
+// 0, a store does nothing. Sites are indices into the launch code's table
+// of check sites; PYK_NO_CHECK marks an axis proven in bounds.
+struct pyk_check_record {
+    uint32_t failed;
+    uint32_t site;
+    uint64_t launch;
+    int64_t index;
+    int64_t extent;
+    uint32_t thread[3];
+    uint32_t block[3];
+};
+struct pyk_checker {
+    pyk_check_record *record;
+    uint64_t launch;
+};
+#define PYK_NO_CHECK 0xffffffffu
+static __device__ __noinline__ void pyk_check_failed(pyk_checker check, uint32_t site, int64_t index,
+                                                     int64_t extent) {
+    if (check.record == nullptr || atomicCAS(&check.record->failed, 0u, 1u) != 0u)
+        return;
+    check.record->site = site;
+    check.record->launch = check.launch;
+    check.record->index = index;
+    check.record->extent = extent;
+    check.record->thread[0] = threadIdx.x;
+    check.record->thread[1] = threadIdx.y;
+    check.record->thread[2] = threadIdx.z;
+    check.record->block[0] = blockIdx.x;
+    check.record->block[1] = blockIdx.y;
+    check.record->block[2] = blockIdx.z;
+}
+// One axis: false (and reported) when index is outside [0, extent).
+static __device__ __forceinline__ bool pyk_in_bounds(pyk_checker check, int64_t index, int64_t extent,
+                                                     uint32_t site) {
+    if (site == PYK_NO_CHECK || (uint64_t)index < (uint64_t)extent)
+        return true;
+    pyk_check_failed(check, site, index, extent);
+    return false;
+}
+// The element data[i0, i1, ...] (row-major), or null when an index fails
+// its check.
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0) {
+    return pyk_in_bounds(check, i0, n0, site0) ? data + i0 : nullptr;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
+                                          int64_t i1, int64_t n1, uint32_t site1) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1))
+        return nullptr;
+    return data + i0 * n1 + i1;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
+                                          int64_t i1, int64_t n1, uint32_t site1, int64_t i2, int64_t n2,
+                                          uint32_t site2) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2))
+        return nullptr;
+    return data + (i0 * n1 + i1) * n2 + i2;
+}
+template <typename T> __device__ __forceinline__ T pyk_load(const T *element) {
+    return element ? *element : T(0);
+}
+template <typename T> __device__ __forceinline__ void pyk_store(T *element, T value) {
+    if (element)
+        *element = value;
+}
+// An atomic operation on a checked element: 0 when the check failed.
+template <typename T, typename Operation>
+__device__ __forceinline__ T pyk_on_element(T *element, Operation operation) {
+    return element ? operation(element) : T(0);
+}
+// An integer divisor, reported when it is zero (the division then gives 0).
+template <typename T> __device__ __forceinline__ T pyk_divisor(pyk_checker check, T divisor, uint32_t site) {
+    if (divisor == 0)
+        pyk_check_failed(check, site, 0, 0);
+    return divisor;
 }
 )";
   case Helper::Max:

@@ -40,6 +40,8 @@ enum class Helper {
   AtomicInc,
   AtomicDec,
   AtomicCas,
+  // Checked mode: the check record, reporting, checked element access.
+  Checks,
 };
 
 /// The name the generated code calls ("pyk_floordiv").

@@ -118,7 +118,24 @@ std::string source(const Module &module, const HostEmitOptions &options) {
     os << "void pyk_cpu_" << function->symbol << "(void **args, const pyk::detail::CpuBlockContext *block);\n";
   os << "}\n\nnamespace {\n\n";
   os << "const char pyk_ptx[] = R\"pyk_ptx(" << options.ptx << ")pyk_ptx\";\n\n";
-  os << "const pyk::detail::KernelModule pyk_module{\"" << options.baseName << ".pyk\", pyk_ptx};\n\n";
+  const bool checked = !module.checkSites.empty();
+  if (checked) {
+    // What each check of checked mode reports (pyk_check_record::site).
+    static const char *const kinds[] = {"Bounds", "DivisionByZero", "ModuloByZero", "Assertion"};
+    os << "const pyk::detail::CheckSiteInfo pyk_check_sites[] = {\n";
+    for (const CheckSite &site : module.checkSites) {
+      const std::string &siteText = site.kind == CheckSite::Kind::Bounds ? site.array : site.message;
+      os << "    {pyk::detail::CheckSiteInfo::" << kinds[static_cast<int>(site.kind)] << ", " << site.loc.begin.line
+         << ", " << site.loc.begin.column << ", \"";
+      os.write_escaped(siteText);
+      os << "\", " << site.axis << "},\n";
+    }
+    os << "};\n\n";
+  }
+  os << "const pyk::detail::KernelModule pyk_module{\"" << options.baseName << ".pyk\", pyk_ptx";
+  if (checked)
+    os << ", nullptr, 0, nullptr, pyk_check_sites, " << module.checkSites.size();
+  os << "};\n\n";
   for (const Function *function : module.kernels()) {
     // The size of each argument value, for launches the runtime queues.
     std::string sizes;
@@ -133,8 +150,10 @@ std::string source(const Module &module, const HostEmitOptions &options) {
     os << "pyk::detail::KernelInfo pyk_info_" << function->symbol << "{&pyk_module, \"" << function->symbol
        << "\", &pyk_cpu_" << function->symbol << ", " << argCount(*function) << ", "
        << (sizes.empty() ? "nullptr" : sizesName);
-    if (function->maxThreadsPerBlock)
+    if (function->maxThreadsPerBlock || function->checked)
       os << ", " << function->maxThreadsPerBlock;
+    if (function->checked)
+      os << ", /*checked=*/true";
     os << "};\n";
   }
   os << "\n} // namespace\n";
@@ -166,6 +185,12 @@ std::string source(const Module &module, const HostEmitOptions &options) {
       os << "  void *pyk_data[] = {" << list(data) << "};\n";
     if (!extents.empty())
       os << "  std::int64_t pyk_extents[] = {" << list(extents) << "};\n";
+    if (function->checked) {
+      // Filled in by the runtime: the check record and the launch's word.
+      os << "  std::uint64_t pyk_check_arguments[2] = {};\n";
+      args.push_back("&pyk_check_arguments[0]");
+      args.push_back("&pyk_check_arguments[1]");
+    }
     if (args.empty())
       os << "  void **pyk_args = nullptr;\n";
     else

@@ -14,6 +14,7 @@
 
 #include "llvm/IR/DIBuilder.h"
 #include "llvm/IR/IRBuilder.h"
+#include "llvm/IR/MDBuilder.h"
 
 #include <array>
 #include <map>
@@ -89,6 +90,8 @@ private:
   /// index.
   std::vector<llvm::Type *> parameterTypes(unsigned space);
   unsigned bindParameters(bool noAlias);
+  void addCheckParameterTypes(std::vector<llvm::Type *> &types);
+  unsigned bindCheckParameters(unsigned index);
   void declareDeviceFunction();
 
   /// fastmath=True: the instruction flags of LLVM's `fast` but nnan and ninf
@@ -192,6 +195,7 @@ private:
   /// cuda.atomic.*: atomicrmw (cmpxchg for cas) on the element, relaxed, as
   /// CUDA's atomics are. Floats compare-and-swap through their bits.
   llvm::Value *atomic(const Atomic &a);
+  llvm::Value *atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare, llvm::Value *value);
 
   /// `ret value` from a device function. Sema has checked that a function
   /// with a value returns on every path, so a null value there ends a block
@@ -244,8 +248,33 @@ private:
 
   llvm::Value *specialReg(const SpecialReg &r);
 
+  std::vector<llvm::Value *> indexValues(const std::vector<ExprPtr> &indices);
+
   /// data + row-major offset of `indices`, as an inbounds GEP.
-  llvm::Value *elementAddress(const Variable *array, const std::vector<ExprPtr> &indices);
+  llvm::Value *elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices);
+
+  // --- Checked mode (LLVMEmitterChecks.cpp) ----------------------------------
+  llvm::Function *checkFailedFunction();
+
+  /// Calls pyk_check_failed for `site` with this thread's indices.
+  void reportFailure(CheckSiteId site, llvm::Value *index, llvm::Value *extent);
+
+  void checkOrReport(llvm::Value *failed, CheckSiteId site, llvm::Value *index, llvm::Value *extent,
+                     llvm::BasicBlock *after);
+
+  /// Checks each index that has a site against its extent. Returns null
+  /// when none has; otherwise the block failed checks lead to, and leaves
+  /// the builder where all passed.
+  llvm::BasicBlock *checkIndices(const Variable *array, const std::vector<llvm::Value *> &indices,
+                                 const std::vector<CheckSiteId> &sites);
+
+  /// Joins the passing path (which produced `value`, or null for a store)
+  /// with `skip` (from checkIndices); the result is 0 where skipped.
+  llvm::Value *guarded(llvm::BasicBlock *skip, llvm::Value *value);
+
+  void checkDivisor(const Binary &b, llvm::Value *divisor);
+
+  void assertion(const Assert &a);
 
   // --- Conversions ----------------------------------------------------------
   llvm::Value *toMemory(llvm::Value *value, ScalarKind kind);
@@ -284,6 +313,9 @@ private:
   std::map<const Variable *, llvm::Value *> scalars_;
   std::map<const Variable *, ArrayValue> arrays_;
   std::map<const Variable *, llvm::AllocaInst *> locals_;
+  /// Checked functions: the check record and the launch's word.
+  llvm::Value *checkRecord_ = nullptr;
+  llvm::Value *checkLaunch_ = nullptr;
 };
 
 } // namespace pyk::llvmgen::emit

@@ -92,7 +92,9 @@ void FunctionEmitter::emitBody() {
 
 // --- Declaration ----------------------------------------------------------
 void FunctionEmitter::declareKernel() {
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), parameterTypes(AddressSpace::Global), false);
+  std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Global);
+  addCheckParameterTypes(paramTypes);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), paramTypes, false);
   llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, function_.symbol, module_);
   llvmFunction_->setCallingConv(llvm::CallingConv::PTX_Kernel);
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
@@ -100,7 +102,27 @@ void FunctionEmitter::declareKernel() {
 
   // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
   // with readonly it lets NVPTX load through the non-coherent cache.
-  bindParameters(/*noAlias=*/true);
+  bindCheckParameters(bindParameters(/*noAlias=*/true));
+}
+
+/// Checked functions: the check record's pointer and the launch's word.
+void FunctionEmitter::addCheckParameterTypes(std::vector<llvm::Type *> &types) {
+  if (!function_.checked)
+    return;
+  types.push_back(llvm::PointerType::get(context_, 0));
+  types.push_back(llvm::Type::getInt64Ty(context_));
+}
+
+/// Names the arguments addCheckParameterTypes added, from `index` on.
+/// Returns the next argument's index.
+unsigned FunctionEmitter::bindCheckParameters(unsigned index) {
+  if (!function_.checked)
+    return index;
+  checkRecord_ = llvmFunction_->getArg(index);
+  checkRecord_->setName("pyk_check_record");
+  checkLaunch_ = llvmFunction_->getArg(index + 1);
+  checkLaunch_->setName("pyk_check_launch");
+  return index + 2;
 }
 
 /// An array as a pointer in `space` and one int64 per extent, a scalar as
@@ -154,6 +176,7 @@ unsigned FunctionEmitter::bindParameters(bool noAlias) {
 /// index.
 void FunctionEmitter::declareDeviceFunction() {
   std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Generic);
+  addCheckParameterTypes(paramTypes);
   if (target_ == LLVMTarget::Host) {
     paramTypes.push_back(llvm::PointerType::get(context_, 0));
     paramTypes.insert(paramTypes.end(), 3, llvm::Type::getInt32Ty(context_));
@@ -165,7 +188,7 @@ void FunctionEmitter::declareDeviceFunction() {
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
   if (function_.inlineAlways)
     llvmFunction_->addFnAttr(llvm::Attribute::AlwaysInline);
-  const unsigned index = bindParameters(/*noAlias=*/false);
+  const unsigned index = bindCheckParameters(bindParameters(/*noAlias=*/false));
   if (target_ == LLVMTarget::Host) {
     llvmFunction_->getArg(index)->setName("block");
     for (unsigned axis = 0; axis < 3; ++axis)
@@ -220,10 +243,12 @@ void FunctionEmitter::stmt(const Stmt &s) {
   case NodeKind::ArrayStore: {
     auto &st = cast<ArrayStore>(s);
     llvm::Value *value = expr(*st.value);
-    llvm::Value *address = elementAddress(st.array, st.indices);
+    std::vector<llvm::Value *> indices = indexValues(st.indices);
     at(s.loc());
-    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar), address,
+    llvm::BasicBlock *skip = checkIndices(st.array, indices, st.boundsChecks);
+    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar), elementAddress(st.array, indices),
                                 llvm::Align(byteWidth(st.array->type.scalar)));
+    guarded(skip, nullptr);
     return;
   }
   case NodeKind::If:
@@ -243,6 +268,8 @@ void FunctionEmitter::stmt(const Stmt &s) {
   case NodeKind::Evaluate:
     expr(*cast<Evaluate>(s).call);
     return;
+  case NodeKind::Assert:
+    return assertion(cast<Assert>(s));
   case NodeKind::Return:
     if (function_.kind == Function::Kind::Device) {
       const ExprPtr &value = cast<Return>(s).value;
@@ -284,6 +311,12 @@ llvm::Value *FunctionEmitter::call(const Call &c) {
     const ArrayValue &array = arrays_.at(ref->var);
     args.push_back(builder_.CreateAddrSpaceCast(array.data, llvm::PointerType::get(context_, 0)));
     args.insert(args.end(), array.extents.begin(), array.extents.end());
+  }
+  if (c.callee->checked) {
+    // An unchecked caller has no record: the callee's checks still skip
+    // the failing access, but report nothing.
+    args.push_back(checkRecord_ ? checkRecord_ : llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)));
+    args.push_back(checkLaunch_ ? checkLaunch_ : builder_.getInt64(0));
   }
   if (target_ == LLVMTarget::Host) {
     args.push_back(blockContext_);
@@ -516,12 +549,13 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::ArrayLoad: {
     auto &l = cast<ArrayLoad>(e);
-    llvm::Value *address = elementAddress(l.array, l.indices);
+    std::vector<llvm::Value *> indices = indexValues(l.indices);
     at(e.loc());
+    llvm::BasicBlock *skip = checkIndices(l.array, indices, l.boundsChecks);
     ScalarKind element = l.array->type.scalar;
-    llvm::Value *loaded = builder_.CreateAlignedLoad(memoryType(element, context_), address,
+    llvm::Value *loaded = builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, indices),
                                                      llvm::Align(byteWidth(element)), l.array->name);
-    return fromMemory(loaded, element);
+    return guarded(skip, fromMemory(loaded, element));
   }
   case NodeKind::Call:
     return call(cast<Call>(e));
@@ -567,6 +601,8 @@ llvm::Value *FunctionEmitter::binary(const Binary &b) {
     if (floating)
       return emitFloatDivmod(builder_, lhs, rhs, mathCall(kind == ScalarKind::Float32 ? "fmodf" : "fmod", {lhs, rhs}),
                              wantRemainder);
+    // By zero the result is 0, checked or not; checked mode reports it.
+    checkDivisor(b, rhs);
     return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), wantRemainder);
   }
   case BinaryOp::Pow:
@@ -687,12 +723,19 @@ llvm::Value *FunctionEmitter::conditional(const Expr &conditionExpr, const Expr 
   return result;
 }
 
+std::vector<llvm::Value *> FunctionEmitter::indexValues(const std::vector<ExprPtr> &indices) {
+  std::vector<llvm::Value *> values;
+  for (const ExprPtr &index : indices)
+    values.push_back(expr(*index));
+  return values;
+}
+
 /// data + row-major offset of `indices`, as an inbounds GEP.
-llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<ExprPtr> &indices) {
+llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices) {
   const ArrayValue &value = arrays_.at(array);
-  llvm::Value *offset = expr(*indices[0]);
+  llvm::Value *offset = indices[0];
   for (size_t axis = 1; axis < indices.size(); ++axis)
-    offset = builder_.CreateAdd(builder_.CreateMul(offset, value.extents[axis]), expr(*indices[axis]));
+    offset = builder_.CreateAdd(builder_.CreateMul(offset, value.extents[axis]), indices[axis]);
   return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
 }
 

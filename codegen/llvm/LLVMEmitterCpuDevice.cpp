@@ -178,6 +178,10 @@ void FunctionEmitter::unpackCpuArguments() {
       array.extents.push_back(nextValue(builder_.getInt64Ty(), param->name + ".shape" + std::to_string(axis)));
     arrays_[param] = array;
   }
+  if (function_.checked) {
+    checkRecord_ = nextValue(ptr, "pyk_check_record");
+    checkLaunch_ = nextValue(builder_.getInt64Ty(), "pyk_check_launch");
+  }
   loadBlockValues(llvmFunction_->getArg(1));
 }
 

@@ -212,10 +212,16 @@ llvm::Value *FunctionEmitter::sourcePosition(SourceRange loc) {
 /// cuda.atomic.*: atomicrmw (cmpxchg for cas) on the element, relaxed, as
 /// CUDA's atomics are. Floats compare-and-swap through their bits.
 llvm::Value *FunctionEmitter::atomic(const Atomic &a) {
-  llvm::Value *address = elementAddress(a.array, a.indices);
+  std::vector<llvm::Value *> indices = indexValues(a.indices);
   llvm::Value *compare = a.compare ? expr(*a.compare) : nullptr;
   llvm::Value *value = expr(*a.value);
   at(a.loc());
+  llvm::BasicBlock *skip = checkIndices(a.array, indices, a.boundsChecks);
+  return guarded(skip, atomicAt(a, elementAddress(a.array, indices), compare, value));
+}
+
+llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare,
+                                       llvm::Value *value) {
   const ScalarKind kind = a.array->type.scalar;
   const llvm::Align align(byteWidth(kind));
   const auto ordering = llvm::AtomicOrdering::Monotonic;

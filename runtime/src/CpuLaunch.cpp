@@ -8,6 +8,7 @@
 #include "CpuLaunch.h"
 
 #include "BlockScheduler.h"
+#include "CheckFailures.h"
 #include "CpuStream.h"
 #include "LaunchCheck.h"
 #include "StreamImpl.h"
@@ -98,6 +99,7 @@ struct QueuedLaunch {
   std::size_t sharedBytes;
   std::vector<std::uint64_t> values; ///< argument i in values[i]
   std::vector<void *> args;          ///< args[i] == &values[i]
+  pyk_check_record checkRecord{};    ///< checked kernels: this launch's
 };
 
 } // namespace
@@ -111,7 +113,11 @@ void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std
 void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
   if (!config.stream) {
     waitForCpuStreams();
+    pyk_check_record record{};
+    if (kernel.checked)
+      bindCheckArguments(kernel, args, &record);
     runCpuKernel(kernel.cpuEntry, config.grid, config.block, config.shared_bytes, args);
+    raiseCheckFailure(record);
     return;
   }
   StreamImpl &stream = checkedImpl(*config.stream, "launching a kernel");
@@ -122,8 +128,13 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
   queued->grid = config.grid;
   queued->block = config.block;
   queued->sharedBytes = config.shared_bytes;
-  queued->values.assign(kernel.argCount, 0);
-  queued->args.resize(kernel.argCount);
+  const unsigned slots = kernel.argCount + (kernel.checked ? 2 : 0);
+  queued->values.assign(slots, 0);
+  queued->args.resize(slots);
+  for (unsigned i = kernel.argCount; i < slots; ++i)
+    queued->args[i] = &queued->values[i];
+  if (kernel.checked)
+    bindCheckArguments(kernel, queued->args.data(), &queued->checkRecord);
   for (unsigned i = 0; i < kernel.argCount; ++i) {
     std::size_t size = kernel.argSizes ? kernel.argSizes[i] : sizeof(std::uint64_t);
     if (size > sizeof(std::uint64_t))
@@ -132,8 +143,10 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     std::memcpy(&queued->values[i], args[i], size);
     queued->args[i] = &queued->values[i];
   }
-  stream.cpu->submit(
-      [queued] { runCpuKernel(queued->entry, queued->grid, queued->block, queued->sharedBytes, queued->args.data()); });
+  stream.cpu->submit([queued] {
+    runCpuKernel(queued->entry, queued->grid, queued->block, queued->sharedBytes, queued->args.data());
+    raiseCheckFailure(queued->checkRecord);
+  });
 }
 
 } // namespace pyk::detail

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CudaLaunch.h"
+#include "CheckFailures.h"
 
 #include "CudaErrors.h"
 #include "DeviceState.h"
@@ -191,6 +192,8 @@ void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
   if (config.shared_bytes > state.defaultSharedBytes)
     allowSharedMemory(state, kernel, config, function);
   cuda::CUstream stream = config.stream ? checkedImpl(*config.stream, "launching a kernel").cuStream : nullptr;
+  if (kernel.checked)
+    bindCheckArguments(kernel, args, gpuCheckRecord());
   CUresult code =
       state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
                                config.block.z, static_cast<unsigned>(config.shared_bytes), stream, args, nullptr);

@@ -16,6 +16,7 @@
 #include "pyk/Device.h"
 #include "CpuStream.h"
 #include "CudaErrors.h"
+#include "CheckFailures.h"
 #include "DeviceState.h"
 #include "pyk/Error.h"
 
@@ -214,6 +215,7 @@ void synchronize() {
   cuda::CUresult code = detail::cudaState().cu->cuCtxSynchronize();
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError("cuCtxSynchronize", code, "a kernel or copy that ran before this pyk::synchronize() failed");
+  detail::raiseGpuCheckFailure(/*allWorkDone=*/true);
 }
 
 } // namespace pyk

@@ -12,6 +12,7 @@
 //===----------------------------------------------------------------------===//
 #include "CpuStream.h"
 #include "CudaErrors.h"
+#include "CheckFailures.h"
 #include "DeviceState.h"
 #include "StreamImpl.h"
 #include "pyk/Array.h"
@@ -69,6 +70,10 @@ void copyOnGpu(Direction direction, void *to, const void *from, std::size_t byte
   }
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError(call, code, std::string(operation) + " (" + bytesText(bytes) + ")");
+  // A copy to the host waits for the kernels before it: what a checked one
+  // found surfaces here.
+  if (direction == Direction::ToHost && !stream)
+    raiseGpuCheckFailure(/*allWorkDone=*/false);
 }
 
 void copy(Direction direction, void *to, const void *from, std::size_t bytes, Stream *stream, const char *operation) {

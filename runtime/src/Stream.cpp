@@ -5,6 +5,7 @@
 // CPU device: a CpuStream, and an event marker queued on it (CpuEventState).
 //
 //===----------------------------------------------------------------------===//
+#include "CheckFailures.h"
 #include "StreamImpl.h"
 
 #include "CudaErrors.h"
@@ -92,6 +93,7 @@ void Stream::synchronize() {
   cuda::CUresult code = detail::cudaState().cu->cuStreamSynchronize(impl.cuStream);
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError("cuStreamSynchronize", code, "a kernel or copy queued on this stream failed");
+  detail::raiseGpuCheckFailure(/*allWorkDone=*/false);
 }
 
 Event::Event() : impl_(std::make_unique<detail::EventImpl>()) {

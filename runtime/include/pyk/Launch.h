@@ -8,6 +8,7 @@
 #ifndef PYK_LAUNCH_H
 #define PYK_LAUNCH_H
 
+#include "pyk/CheckRecord.h"
 #include "pyk/Stream.h"
 
 #include <atomic>
@@ -67,6 +68,10 @@ struct KernelModule {
   const unsigned char *cubin = nullptr; ///< optional cubin, used when it matches the GPU
   std::size_t cubinSize = 0;
   const char *cubinArch = nullptr; ///< "sm_90" when there is a cubin
+  /// Checked mode: what each check site of the module reports, indexed by
+  /// pyk_check_record::site.
+  const CheckSiteInfo *checkSites = nullptr;
+  std::size_t checkSiteCount = 0;
 };
 
 /// One kernel. The runtime caches the loaded GPU function in it, so that a
@@ -84,6 +89,11 @@ struct KernelInfo {
   /// `@cuda.jit(launch_bounds=T)`: the most threads per block a launch may
   /// have (the GPU's code is compiled for it); 0 when not given.
   unsigned maxThreadsPerBlock = 0;
+  /// Compiled in checked mode (pyk/CheckRecord.h): `args` has two more
+  /// entries after the argCount ones, pointing to 8 bytes each, which the
+  /// runtime fills in with the check record's address and this
+  /// KernelInfo's.
+  bool checked = false;
   std::atomic<void *> cachedFunction{nullptr}; ///< CUfunction, filled on first GPU launch
 };
 

@@ -1,0 +1,51 @@
+//===- pyk/CheckRecord.h - What a failed check of checked mode records ----===//
+//
+// The contract between checked kernels (both GPU backends and the CPU
+// device) and the runtime. A kernel compiled in checked mode takes two
+// parameters after its own: a pointer to the current device's
+// pyk_check_record, and an opaque 64-bit word the launch passes (the
+// runtime's KernelInfo address), which the record keeps to name the kernel
+// and find its check sites. The first failing check of any thread claims
+// the record (`failed` from 0 to 1 by compare-and-swap) and fills in the
+// rest; later failures leave it alone. The runtime reads it after the
+// launch and raises pyk::KernelError.
+//
+// Plain C, so that generated CUDA C++ can declare the same layout.
+//
+//===----------------------------------------------------------------------===//
+#ifndef PYK_CHECKRECORD_H
+#define PYK_CHECKRECORD_H
+
+#include <stdint.h>
+
+extern "C" {
+
+struct pyk_check_record {
+  uint32_t failed; ///< 0 until a check fails
+  uint32_t site;   ///< the failed check, an index into the module's site table
+  uint64_t launch; ///< the launch's opaque word
+  int64_t index;   ///< bounds checks: the index and the extent it broke
+  int64_t extent;
+  uint32_t thread[3]; ///< threadIdx of the failing thread
+  uint32_t block[3];  ///< blockIdx of its block
+};
+
+} // extern "C"
+
+namespace pyk::detail {
+
+/// What one check site of a module reports (pykc writes a table of them
+/// into the generated launch code).
+struct CheckSiteInfo {
+  enum Kind : uint8_t { Bounds, DivisionByZero, ModuloByZero, Assertion };
+  Kind kind;
+  uint32_t line, column;
+  /// Bounds: the array's name; Assertion: the assert's message or
+  /// condition.
+  const char *text;
+  uint32_t axis;
+};
+
+} // namespace pyk::detail
+
+#endif // PYK_CHECKRECORD_H
