@@ -90,7 +90,7 @@ public:
     }
     os_ << ")\n{\n";
     if (function_.checked && function_.kind == Function::Kind::Kernel)
-      os_ << "    const pyk_checker pyk_check = {pyk_record, pyk_launch};\n";
+      os_ << "    [[maybe_unused]] const pyk_checker pyk_check = {pyk_record, pyk_launch};\n";
     arrayLocals();
     block(function_.body, 1);
     os_ << "}\n";

@@ -352,8 +352,8 @@ struct pyk_checker {
     uint64_t launch;
 };
 #define PYK_NO_CHECK 0xffffffffu
-static __device__ __noinline__ void pyk_check_failed(pyk_checker check, uint32_t site, int64_t index,
-                                                     int64_t extent) {
+[[maybe_unused]] static __device__ __noinline__ void pyk_check_failed(pyk_checker check, uint32_t site,
+                                                                      int64_t index, int64_t extent) {
     if (check.record == nullptr || atomicCAS(&check.record->failed, 0u, 1u) != 0u)
         return;
     check.record->site = site;
@@ -368,8 +368,8 @@ static __device__ __noinline__ void pyk_check_failed(pyk_checker check, uint32_t
     check.record->block[2] = blockIdx.z;
 }
 // One axis: false (and reported) when index is outside [0, extent).
-static __device__ __forceinline__ bool pyk_in_bounds(pyk_checker check, int64_t index, int64_t extent,
-                                                     uint32_t site) {
+[[maybe_unused]] static __device__ __forceinline__ bool pyk_in_bounds(pyk_checker check, int64_t index,
+                                                                      int64_t extent, uint32_t site) {
     if (site == PYK_NO_CHECK || (uint64_t)index < (uint64_t)extent)
         return true;
     pyk_check_failed(check, site, index, extent);

@@ -4,7 +4,9 @@
 #   - the CUDA C++ must compile with nvcc for sm_90 without a warning;
 #   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90;
 #   - the host code (launch functions and the CPU device's object) must
-#     compile with the C++ compiler against the runtime's headers.
+#     compile with the C++ compiler against the runtime's headers;
+#   - in checked mode (--checked), the same for the CUDA C++, the PTX for
+#     sm_90 and the host code.
 # No GPU is needed. Files are checked two at a time.
 # usage: check_gpu_backends.sh PYKC NVCC PTXAS SOURCE_ROOT
 set -euo pipefail
@@ -30,6 +32,19 @@ check_one() {
      ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/host" \
          "$out/host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/host.o" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its host code does not compile:"; cat "$out/log"; return 0
+  fi
+  if ! "$pykc" "$pyk" --checked --emit=cuda -o "$out/checked.cu" >"$out/log" 2>&1 ||
+     ! "$nvcc" -c -arch=sm_90 -Werror all-warnings -o "$out/checked.o" "$out/checked.cu" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: nvcc rejects its checked CUDA C++:"; cat "$out/log"; return 0
+  fi
+  if ! "$pykc" "$pyk" --checked --emit=ptx --arch=sm_90 -o "$out/checked.ptx" >"$out/log" 2>&1 ||
+     ! "$ptxas" -arch=sm_90 "$out/checked.ptx" -o "$out/checked.cubin" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: its checked PTX does not assemble:"; cat "$out/log"; return 0
+  fi
+  if ! "$pykc" "$pyk" --checked --emit=host -o "$out/checked-host" >"$out/log" 2>&1 ||
+     ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/checked-host" \
+         "$out/checked-host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/checked-host.o" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: its checked host code does not compile:"; cat "$out/log"; return 0
   fi
   echo "PASS $pyk"
 }
