@@ -18,6 +18,7 @@
 #include "llvm/Support/raw_ostream.h"
 
 #include <chrono>
+#include <optional>
 
 namespace pyk::driver {
 namespace {
@@ -52,8 +53,69 @@ Result internalError(Result result, std::string what) {
   return result;
 }
 
-/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded) and NAME.pyk.cpu.o (the
-/// CPU device's code, from the same IR).
+/// The module's optimised LLVM IR for the GPU architecture `arch`, and its
+/// target; null (a diagnostic or an internal error recorded in `result`)
+/// when that fails.
+struct GpuModule {
+  std::unique_ptr<llvm::TargetMachine> machine;
+  std::unique_ptr<llvm::Module> module;
+};
+std::optional<GpuModule> optimizedGpuModule(const ir::Module &module, const Options &options, const std::string &arch,
+                                            llvm::LLVMContext &context, DiagnosticEngine &diags, Result &result) {
+  auto machine = timed(result.times, "NVPTX target set-up",
+                       [&] { return llvmgen::createNVPTXTargetMachine(arch, options.optLevel); });
+  if (!machine) {
+    diags.error(SourceRange()) << llvm::toString(machine.takeError());
+    result.status = Status::CompileError;
+    return std::nullopt;
+  }
+  std::unique_ptr<llvm::Module> llvmModule = timed(result.times, "LLVM IR generation", [&] {
+    llvmgen::LLVMEmitOptions llvmOptions;
+    llvmOptions.lineInfo = options.lineInfo;
+    std::unique_ptr<llvm::Module> emitted = llvmgen::emitLLVMModule(module, context, llvmOptions);
+    llvmgen::prepareModule(*emitted, **machine);
+    return emitted;
+  });
+  std::string verifierMessage;
+  llvm::raw_string_ostream verifierStream(verifierMessage);
+  if (llvm::verifyModule(*llvmModule, &verifierStream)) {
+    result = internalError(std::move(result), "the generated LLVM IR is invalid:\n" + verifierMessage);
+    return std::nullopt;
+  }
+  if (llvmgen::needsLibdevice(*llvmModule)) {
+    StageTimer timer(result.times, "libdevice linking");
+    if (llvm::Error error = llvmgen::linkLibdevice(*llvmModule, llvmgen::defaultLibdevicePath(), false)) {
+      diags.error(SourceRange()) << llvm::toString(std::move(error));
+      result.status = Status::CompileError;
+      return std::nullopt;
+    }
+  }
+  {
+    StageTimer timer(result.times, "LLVM optimisation (O" + std::to_string(options.optLevel) + ")");
+    llvmgen::optimizeModule(*llvmModule, **machine, options.optLevel);
+  }
+  return GpuModule{std::move(*machine), std::move(llvmModule)};
+}
+
+/// The module's PTX for `arch`, or null (recorded in `result`).
+std::optional<std::string> ptxFor(const ir::Module &module, const Options &options, const std::string &arch,
+                                  DiagnosticEngine &diags, Result &result) {
+  llvm::LLVMContext context;
+  std::optional<GpuModule> gpu = optimizedGpuModule(module, options, arch, context, diags, result);
+  if (!gpu)
+    return std::nullopt;
+  llvm::Expected<std::string> ptx =
+      timed(result.times, "PTX emission", [&] { return llvmgen::emitPTX(*gpu->module, *gpu->machine); });
+  if (!ptx) {
+    result = internalError(std::move(result), llvm::toString(ptx.takeError()));
+    return std::nullopt;
+  }
+  return std::move(*ptx);
+}
+
+/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, and a cubin for each
+/// architecture of options.cubinArchs) and NAME.pyk.cpu.o (the CPU device's
+/// code, from the same IR).
 Result emitHostFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
                      Result result) {
   auto machine = timed(result.times, "host target set-up",
@@ -83,6 +145,24 @@ Result emitHostFiles(const ir::Module &module, const Options &options, Diagnosti
     return internalError(std::move(result), llvm::toString(object.takeError()));
 
   host::HostEmitOptions hostOptions;
+  for (const std::string &cubinArch : options.cubinArchs) {
+    // The embedded PTX is for the first architecture (or nvcc's); each
+    // other one gets PTX of its own, which ptxas assembles.
+    const std::string embeddedArch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
+    std::optional<std::string> archPtx;
+    if (options.embeddedPtx || cubinArch == embeddedArch)
+      archPtx = ptx;
+    else if (!(archPtx = ptxFor(module, options, cubinArch, diags, result)))
+      return result;
+    llvm::Expected<std::string> cubin =
+        timed(result.times, "ptxas (" + cubinArch + ")", [&] { return llvmgen::assembleCubin(*archPtx, cubinArch); });
+    if (!cubin) {
+      diags.error(SourceRange()) << llvm::toString(cubin.takeError());
+      result.status = Status::CompileError;
+      return result;
+    }
+    hostOptions.cubins.emplace_back(cubinArch, std::move(*cubin));
+  }
   hostOptions.baseName = options.baseName;
   hostOptions.ptx = std::move(ptx);
   hostOptions.compilerVersion = options.compilerVersion;
@@ -108,45 +188,16 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
   }
 
   std::string arch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
-  auto machine = timed(result.times, "NVPTX target set-up",
-                       [&] { return llvmgen::createNVPTXTargetMachine(arch, options.optLevel); });
-  if (!machine) {
-    diags.error(SourceRange()) << llvm::toString(machine.takeError());
-    result.status = Status::CompileError;
-    return result;
-  }
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> llvmModule = timed(result.times, "LLVM IR generation", [&] {
-    llvmgen::LLVMEmitOptions llvmOptions;
-    llvmOptions.lineInfo = options.lineInfo;
-    std::unique_ptr<llvm::Module> emitted = llvmgen::emitLLVMModule(module, context, llvmOptions);
-    llvmgen::prepareModule(*emitted, **machine);
-    return emitted;
-  });
-  std::string verifierMessage;
-  llvm::raw_string_ostream verifierStream(verifierMessage);
-  if (llvm::verifyModule(*llvmModule, &verifierStream))
-    return internalError(std::move(result), "the generated LLVM IR is invalid:\n" + verifierMessage);
-  if (llvmgen::needsLibdevice(*llvmModule)) {
-    StageTimer timer(result.times, "libdevice linking");
-    if (llvm::Error error = llvmgen::linkLibdevice(*llvmModule, llvmgen::defaultLibdevicePath(), false)) {
-      diags.error(SourceRange()) << llvm::toString(std::move(error));
-      result.status = Status::CompileError;
-      return result;
-    }
-  }
-  {
-    StageTimer timer(result.times, "LLVM optimisation (O" + std::to_string(options.optLevel) + ")");
-    llvmgen::optimizeModule(*llvmModule, **machine, options.optLevel);
-  }
   if (options.emit == EmitKind::Llvm) {
-    llvmModule->print(out, nullptr);
+    std::optional<GpuModule> gpu = optimizedGpuModule(module, options, arch, context, diags, result);
+    if (gpu)
+      gpu->module->print(out, nullptr);
     return result;
   }
-  llvm::Expected<std::string> ptx =
-      timed(result.times, "PTX emission", [&] { return llvmgen::emitPTX(*llvmModule, **machine); });
+  std::optional<std::string> ptx = ptxFor(module, options, arch, diags, result);
   if (!ptx)
-    return internalError(std::move(result), llvm::toString(ptx.takeError()));
+    return result;
   if (options.emit == EmitKind::Ptx) {
     out << *ptx;
     return result;

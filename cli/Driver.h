@@ -41,6 +41,9 @@ struct Options {
   /// --emit=host: embed this PTX (nvcc's, from the CUDA C++ backend)
   /// instead of compiling the kernels to PTX with LLVM.
   std::optional<std::string> embeddedPtx;
+  /// --emit=host: also embed a cubin for each of these architectures
+  /// (ptxas on the PTX for it), so that those GPUs load without JIT.
+  std::vector<std::string> cubinArchs;
 };
 
 enum class Status { Success, CompileError, InternalError };

@@ -74,6 +74,13 @@ llvm::cl::opt<bool> remarks("remarks",
                                            "check was kept or proven unnecessary, and why"),
                             llvm::cl::cat(pykCategory));
 
+llvm::cl::list<std::string> cubinArchs(
+    "cubin",
+    llvm::cl::desc("With --emit=host: also embed a cubin for each of these architectures (comma-separated, e.g. "
+                   "sm_80,sm_90), assembled by the toolkit's ptxas, so that those GPUs load the kernels without "
+                   "compiling the PTX"),
+    llvm::cl::value_desc("sm_XX,..."), llvm::cl::CommaSeparated, llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<std::string> embedPtx("embed-ptx",
                                     llvm::cl::desc("With --emit=host: embed the PTX in <file> (e.g. nvcc's, from the "
                                                    "CUDA C++ backend) instead of compiling the kernels with LLVM"),
@@ -174,16 +181,23 @@ int main(int argc, char **argv) {
     return UsageError;
   }
 
-  if (!arch.empty()) {
+  std::vector<std::string> architectures(cubinArchs.begin(), cubinArchs.end());
+  if (!arch.empty())
+    architectures.push_back(arch);
+  for (const std::string &named : architectures) {
     const auto &supported = pyk::llvmgen::supportedArchitectures();
-    if (std::find(supported.begin(), supported.end(), arch.getValue()) == supported.end()) {
-      auto &os = llvm::WithColor::error(llvm::errs(), "pykc") << "unknown GPU architecture '" << arch
+    if (std::find(supported.begin(), supported.end(), named) == supported.end()) {
+      auto &os = llvm::WithColor::error(llvm::errs(), "pykc") << "unknown GPU architecture '" << named
                                                                  << "'; supported:";
       for (const std::string &known : supported)
         os << " " << known;
       os << "\n";
       return UsageError;
     }
+  }
+  if (!cubinArchs.empty() && emitKind != EmitKind::Host) {
+    llvm::WithColor::error(llvm::errs(), "pykc") << "--cubin embeds cubins in the launch code: use it with --emit=host\n";
+    return UsageError;
   }
 
   if (emitKind == EmitKind::Host && outputFile == "-") {
@@ -211,6 +225,7 @@ int main(int argc, char **argv) {
   options.lineInfo = lineInfo;
   options.lineDirectives = !noLineDirectives;
   options.checked = checked;
+  options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());
   options.remarks = remarks;
   options.compilerVersion = PYK_VERSION;
   options.baseName = llvm::sys::path::stem(inputFile == "-" ? "stdin.pyk" : inputFile.getValue()).str();

@@ -7,9 +7,11 @@
 # their directory on its include path and links pyk::runtime. The program
 # then includes "NAME.pyk.h" and calls pyk::kernels::KERNEL(...).
 #
-# ARCH: the GPU architectures to target; the embedded PTX is compiled for the
-# first (oldest) one and the driver JIT-compiles it for newer GPUs. Default
-# sm_75, the oldest the CUDA 13 toolkit supports.
+# ARCH: the GPU architectures to target (default sm_75 sm_80 sm_90). Each gets
+# a cubin (assembled by the toolkit's ptxas, when CMake finds it) that a GPU
+# of that architecture, or a newer one of the same major version, loads
+# without compiling anything; the embedded PTX, compiled for the first
+# (oldest) one, is the fallback the driver JIT-compiles for other GPUs.
 # BACKEND: ptx (default): the PTX comes from pykc's LLVM backend, no nvcc is
 # needed. cuda: pykc writes NAME.pyk.cu (readable CUDA C++), nvcc compiles it
 # to PTX at build time, and that PTX is embedded instead (needs the CUDA
@@ -45,9 +47,15 @@ function(pyk_add_kernels)
     set(checked_flag "--checked")
   endif()
   if(NOT PYK_ARCH)
-    set(PYK_ARCH sm_75)
+    set(PYK_ARCH sm_75 sm_80 sm_90)
   endif()
   list(GET PYK_ARCH 0 ptx_arch)
+  find_program(PYK_PTXAS_EXECUTABLE ptxas HINTS "$ENV{CUDA_HOME}/bin" /usr/local/cuda/bin)
+  set(cubin_flag "")
+  if(PYK_PTXAS_EXECUTABLE)
+    list(JOIN PYK_ARCH "," cubin_archs)
+    set(cubin_flag "--cubin=${cubin_archs}")
+  endif()
 
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/pyk_kernels/${PYK_TARGET}")
   foreach(kernel IN LISTS PYK_KERNELS)
@@ -63,14 +71,14 @@ function(pyk_add_kernels)
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
         COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${checked_flag} -o "${cu}"
         COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} --embed-ptx "${ptx}" -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk (CUDA C++ through nvcc)"
         VERBATIM)
     else()
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} --arch=${ptx_arch} -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk"
         VERBATIM)

@@ -10,6 +10,7 @@
 
 #include "SymbolNames.h"
 
+#include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <vector>
@@ -132,9 +133,27 @@ std::string source(const Module &module, const HostEmitOptions &options) {
     }
     os << "};\n\n";
   }
+  if (!options.cubins.empty()) {
+    os << "// The GPU code for these architectures, assembled by ptxas, so that\n"
+       << "// those GPUs do not compile the PTX at the first launch.\n";
+    for (const auto &[arch, bytes] : options.cubins) {
+      os << "const unsigned char pyk_cubin_" << arch << "[] = {";
+      for (size_t i = 0; i < bytes.size(); ++i) {
+        os << (i % 16 == 0 ? "\n    " : " ");
+        os << llvm::format("0x%02x,", static_cast<unsigned char>(bytes[i]));
+      }
+      os << "\n};\n";
+    }
+    os << "const pyk::detail::CubinImage pyk_cubins[] = {\n";
+    for (const auto &[arch, bytes] : options.cubins)
+      os << "    {\"" << arch << "\", pyk_cubin_" << arch << ", sizeof pyk_cubin_" << arch << "},\n";
+    os << "};\n\n";
+  }
   os << "const pyk::detail::KernelModule pyk_module{\"" << options.baseName << ".pyk\", pyk_ptx";
+  if (!options.cubins.empty() || checked)
+    os << ", " << (options.cubins.empty() ? "nullptr" : "pyk_cubins") << ", " << options.cubins.size();
   if (checked)
-    os << ", nullptr, 0, nullptr, pyk_check_sites, " << module.checkSites.size();
+    os << ", pyk_check_sites, " << module.checkSites.size();
   os << "};\n\n";
   for (const Function *function : module.kernels()) {
     // The size of each argument value, for launches the runtime queues.

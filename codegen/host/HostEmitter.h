@@ -13,6 +13,8 @@
 #include "IR.h"
 
 #include <string>
+#include <utility>
+#include <vector>
 
 namespace pyk::host {
 
@@ -26,6 +28,8 @@ struct HostEmitOptions {
   std::string baseName;
   /// The PTX to embed (for every kernel of the module).
   std::string ptx;
+  /// Cubins to embed, as (architecture, bytes).
+  std::vector<std::pair<std::string, std::string>> cubins;
   std::string compilerVersion;
 };
 

@@ -14,6 +14,7 @@
 #include "StreamImpl.h"
 #include "pyk/Error.h"
 
+#include <cctype>
 #include <cstdint>
 #include <mutex>
 #include <unordered_map>
@@ -59,11 +60,40 @@ CUresult loadImage(const cuda::Driver &cu, CUmodule &module, const void *image, 
   return code;
 }
 
-bool cubinMatches(const KernelModule &module, const DeviceState &state) {
-  if (!module.cubin || module.cubinSize == 0 || !module.cubinArch)
-    return false;
-  std::string arch = "sm_" + std::to_string(state.computeMajor) + std::to_string(state.computeMinor);
-  return module.cubinArch == arch || module.cubinArch == arch + "a";
+/// The cubin `state`'s GPU runs best: its own architecture's, else the
+/// newest of the same major version below it (binary compatible); null
+/// when there is none.
+const CubinImage *cubinFor(const KernelModule &module, const DeviceState &state) {
+  const CubinImage *best = nullptr;
+  int bestMinor = -1;
+  const std::string own = "sm_" + std::to_string(state.computeMajor) + std::to_string(state.computeMinor);
+  for (std::size_t i = 0; i < module.cubinCount; ++i) {
+    const CubinImage &image = module.cubins[i];
+    if (!image.arch || !image.data || image.size == 0)
+      continue;
+    const std::string arch = image.arch;
+    if (arch == own || arch == own + "a")
+      return &image;
+    // "sm_XY" with X the GPU's major version and Y at most its minor one.
+    const std::string major = "sm_" + std::to_string(state.computeMajor);
+    if (arch.size() != major.size() + 1 || arch.compare(0, major.size(), major) != 0 ||
+        !std::isdigit(static_cast<unsigned char>(arch.back())))
+      continue;
+    const int minor = arch.back() - '0';
+    if (minor <= state.computeMinor && minor > bestMinor) {
+      best = &image;
+      bestMinor = minor;
+    }
+  }
+  return best;
+}
+
+/// "sm_75, sm_80": the architectures `module` has cubins for.
+std::string cubinArchitectures(const KernelModule &module) {
+  std::string list;
+  for (std::size_t i = 0; i < module.cubinCount; ++i)
+    list += (list.empty() ? "" : ", ") + std::string(module.cubins[i].arch ? module.cubins[i].arch : "?");
+  return list;
 }
 
 /// The loaded module of `kernel`, loading it on first use. Needs the cache's mutex.
@@ -74,16 +104,16 @@ CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelIn
   const char *source = module.sourceName ? module.sourceName : "the kernels";
   CUmodule loaded = nullptr;
   std::string log, cubinFailure;
-  if (cubinMatches(module, state)) {
-    CUresult code = loadImage(*state.cu, loaded, module.cubin, log);
+  if (const CubinImage *cubin = cubinFor(module, state)) {
+    CUresult code = loadImage(*state.cu, loaded, cubin->data, log);
     if (code == cuda::CUDA_SUCCESS)
       return cache.modules[&module] = loaded;
-    cubinFailure = " (its " + std::string(module.cubinArch) +
+    cubinFailure = " (its " + std::string(cubin->arch) +
                    " cubin failed too: " + cuda::describeFailure("cuModuleLoadDataEx", code, log) + ")";
   }
   if (!module.ptx) {
-    if (cubinFailure.empty() && module.cubinArch)
-      cubinFailure = std::string(" and its cubin is for ") + module.cubinArch;
+    if (cubinFailure.empty() && module.cubinCount)
+      cubinFailure = " and has cubins for " + cubinArchitectures(module) + " only";
     throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on " + state.name + ": " + source +
                 " was compiled without PTX" + cubinFailure + "; rebuild it with pykc for this GPU");
   }

@@ -45,8 +45,7 @@ void failAtCpu(void **args, const detail::CpuBlockContext *block) {
 }
 
 const detail::CheckSiteInfo checkSites[] = {{detail::CheckSiteInfo::Bounds, 7, 9, "x", 0}};
-const detail::KernelModule checkedModule{"checked.pyk", ".visible .entry fail_at(\n", nullptr, 0, nullptr, checkSites,
-                                         1};
+const detail::KernelModule checkedModule{"checked.pyk", ".visible .entry fail_at(\n", nullptr, 0, checkSites, 1};
 detail::KernelInfo failAtKernel{&checkedModule, "fail_at", &failAtCpu, 1, nullptr, 0, /*checked=*/true};
 
 class CheckedLaunches : public RuntimeTest {

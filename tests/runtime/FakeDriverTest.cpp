@@ -143,19 +143,47 @@ TEST_F(FakeDriver, AKernelMissingFromItsModule) {
   }
 }
 
-TEST_F(FakeDriver, TheCubinIsUsedWhenItMatchesTheGpu) {
+TEST_F(FakeDriver, TheCubinForTheGpusArchitectureIsUsed) {
+  // The fake GPU is sm_90: it runs sm_90 and sm_90a cubins, and PTX for
+  // anything else (sm_80 is another major version, sm_91 newer).
   static constexpr char cubin[] = "PYKFAKECUBIN\n.visible .entry vector_add(\n";
   const auto *bytes = reinterpret_cast<const unsigned char *>(cubin);
-  static const detail::KernelModule modules[] = {{"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), "sm_90"},
-                                                 {"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), "sm_90a"},
-                                                 {"cubin.pyk", testModule.ptx, bytes, sizeof(cubin), "sm_80"}};
-  for (const detail::KernelModule &module : modules) {
-    std::string arch = module.cubinArch;
-    detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  static const detail::CubinImage sm90[] = {{"sm_90", bytes, sizeof(cubin)}};
+  static const detail::CubinImage sm90a[] = {{"sm_90a", bytes, sizeof(cubin)}};
+  static const detail::CubinImage sm80[] = {{"sm_80", bytes, sizeof(cubin)}};
+  static const detail::CubinImage sm91[] = {{"sm_91", bytes, sizeof(cubin)}};
+  static const detail::CubinImage several[] = {{"sm_75", bytes, sizeof(cubin)}, {"sm_80", bytes, sizeof(cubin)},
+                                               {"sm_90", bytes, sizeof(cubin)}};
+  struct Case {
+    detail::KernelModule module;
+    bool usesCubin;
+  };
+  static const Case cases[] = {{{"cubin.pyk", testModule.ptx, sm90, 1}, true},
+                               {{"cubin.pyk", testModule.ptx, sm90a, 1}, true},
+                               {{"cubin.pyk", testModule.ptx, sm80, 1}, false},
+                               {{"cubin.pyk", testModule.ptx, sm91, 1}, false},
+                               {{"cubin.pyk", testModule.ptx, several, 3}, true}};
+  for (const Case &c : cases) {
+    const std::string arch = c.module.cubins[c.module.cubinCount - 1].arch;
+    detail::KernelInfo kernel{&c.module, "vector_add", nullptr, 6};
     int cubins = fake->cubinLoads, loads = fake->moduleLoads;
     EXPECT_EQ(addEight(kernel), 3.0f) << arch;
     EXPECT_EQ(fake->moduleLoads - loads, 1) << arch;
-    EXPECT_EQ(fake->cubinLoads - cubins, arch == "sm_80" ? 0 : 1) << arch;
+    EXPECT_EQ(fake->cubinLoads - cubins, c.usesCubin ? 1 : 0) << arch;
+  }
+}
+
+TEST_F(FakeDriver, WithoutPtxTheMessageNamesTheCubinsArchitectures) {
+  static constexpr char cubin[] = "PYKFAKECUBIN\n.visible .entry vector_add(\n";
+  static const detail::CubinImage images[] = {{"sm_75", reinterpret_cast<const unsigned char *>(cubin), sizeof(cubin)},
+                                              {"sm_80", reinterpret_cast<const unsigned char *>(cubin), sizeof(cubin)}};
+  static const detail::KernelModule module{"old.pyk", nullptr, images, 2};
+  detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  try {
+    addEight(kernel);
+    FAIL() << "launched without code for the GPU";
+  } catch (const Error &error) {
+    EXPECT_THAT(error.what(), HasSubstr("old.pyk was compiled without PTX and has cubins for sm_75, sm_80 only"));
   }
 }
 

@@ -62,12 +62,21 @@ using CpuKernelEntry = void (*)(void **args, const CpuBlockContext *context);
 /// as the program launches its kernels (generated ones are static): the
 /// runtime keys its cache of loaded GPU modules by its address and keeps
 /// them loaded until the program exits.
+/// GPU code assembled ahead of time for one architecture.
+struct CubinImage {
+  const char *arch; ///< "sm_90" (or "sm_90a": that GPU only)
+  const unsigned char *data;
+  std::size_t size;
+};
 struct KernelModule {
   const char *sourceName; ///< the .pyk file, for messages
   const char *ptx;        ///< PTX text for the GPU (null-terminated)
-  const unsigned char *cubin = nullptr; ///< optional cubin, used when it matches the GPU
-  std::size_t cubinSize = 0;
-  const char *cubinArch = nullptr; ///< "sm_90" when there is a cubin
+  /// Cubins for the architectures the program was built for (pyk_add_kernels
+  /// ARCH). A GPU loads the one for its architecture, or the newest of its
+  /// major version below it (the GPU runs those), and otherwise the PTX,
+  /// which the driver compiles (JIT) on first use.
+  const CubinImage *cubins = nullptr;
+  std::size_t cubinCount = 0;
   /// Checked mode: what each check site of the module reports, indexed by
   /// pyk_check_record::site.
   const CheckSiteInfo *checkSites = nullptr;
