@@ -739,8 +739,10 @@ private:
     return false;
   }
 
+  /// One remark per position and text: `x[i] += 1` loads and stores the
+  /// same element, with the same check decision.
   void remark(SourceRange at, const std::string &text) {
-    if (remarks_)
+    if (remarks_ && remarked_.insert({at.begin.offset, text}).second)
       remarks_->remark(at) << text;
   }
 
@@ -750,6 +752,7 @@ private:
   std::map<const Variable *, const Expr *> stable_;
   std::set<const Variable *> loopVars_;
   std::set<const Variable *> assignedLoopVars_;
+  std::set<std::pair<uint32_t, std::string>> remarked_;
 };
 
 /// Checked functions: the kernels asked for, and every device function a
