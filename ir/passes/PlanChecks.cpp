@@ -148,8 +148,13 @@ private:
 
   // --- Expressions as the analysis sees them --------------------------------
   /// The values `e` may take, from constants, the ranges of the thread and
-  /// block registers, and the definitions of stable variables.
-  std::optional<Interval> interval(const Expr &e, unsigned depth = 0) const {
+  /// block registers, the definitions of stable variables and, given `env`,
+  /// the lower bounds tests and loops put on other variables.
+  ///
+  /// One assumption: int64 sums and products of non-negative values do not
+  /// overflow (that takes values of 2^63; an index never gets near), so
+  /// their upper end saturates rather than making the result unknown.
+  std::optional<Interval> interval(const Expr &e, const Env *env = nullptr, unsigned depth = 0) const {
     if (depth > 16)
       return std::nullopt;
     std::optional<Interval> result;
@@ -184,11 +189,11 @@ private:
       result = Interval{0, (Wide(1) << 63) - 1};
       break;
     case NodeKind::Cast:
-      result = interval(*cast<Cast>(e).operand, depth + 1);
+      result = interval(*cast<Cast>(e).operand, env, depth + 1);
       break;
     case NodeKind::Binary: {
       auto &b = cast<Binary>(e);
-      std::optional<Interval> lhs = interval(*b.lhs, depth + 1), rhs = interval(*b.rhs, depth + 1);
+      std::optional<Interval> lhs = interval(*b.lhs, env, depth + 1), rhs = interval(*b.rhs, env, depth + 1);
       if (!lhs || !rhs)
         break;
       const Wide huge = Wide(1) << 64;
@@ -202,14 +207,24 @@ private:
         result = Interval{std::min(lhs->lo, rhs->lo), std::min(lhs->hi, rhs->hi)};
       else if (b.op == BinaryOp::Max)
         result = Interval{std::max(lhs->lo, rhs->lo), std::max(lhs->hi, rhs->hi)};
+      const Wide int64Max = (Wide(1) << 63) - 1;
+      if (result && e.type().isScalarOf(ScalarKind::Int64) && (b.op == BinaryOp::Add || b.op == BinaryOp::Mul) &&
+          lhs->lo >= 0 && rhs->lo >= 0)
+        result->hi = std::min(result->hi, int64Max);
       break;
     }
     case NodeKind::VarRef: {
       const Variable *var = cast<VarRef>(e).var;
       if (const Expr *init = definition(var))
-        result = interval(*init, depth + 1);
+        result = interval(*init, env, depth + 1);
       if (!result && var->type.isScalar() && isInteger(var->type.scalar) && isUnsignedInteger(var->type.scalar))
         result = typeRange(var->type);
+      if (auto facts = env ? env->find(var) : Env::const_iterator(); env && facts != env->end() &&
+                                                                      facts->second.lower) {
+        std::optional<Interval> range = typeRange(var->type);
+        if (range && (!result || *facts->second.lower > result->lo))
+          result = Interval{*facts->second.lower, result ? result->hi : range->hi};
+      }
       break;
     }
     default:
@@ -251,11 +266,16 @@ private:
       return std::nullopt;
     case NodeKind::Binary: {
       auto &b = cast<Binary>(e);
-      if (b.op != BinaryOp::Add && b.op != BinaryOp::Sub)
+      std::optional<Linear> lhs, rhs;
+      if (b.op == BinaryOp::Add || b.op == BinaryOp::Sub) {
+        lhs = linear(*b.lhs, depth + 1);
+        rhs = linear(*b.rhs, depth + 1);
+      }
+      if (!lhs || !rhs || (lhs->var && rhs->var) || (rhs->var && b.op == BinaryOp::Sub)) {
+        if (const Variable *term = atom(e))
+          return Linear{term, 0};
         return std::nullopt;
-      std::optional<Linear> lhs = linear(*b.lhs, depth + 1), rhs = linear(*b.rhs, depth + 1);
-      if (!lhs || !rhs || (lhs->var && rhs->var) || (rhs->var && b.op == BinaryOp::Sub))
-        return std::nullopt;
+      }
       const int64_t offset = b.op == BinaryOp::Add ? lhs->offset + rhs->offset : lhs->offset - rhs->offset;
       return Linear{lhs->var ? lhs->var : rhs->var, offset};
     }
@@ -269,8 +289,105 @@ private:
       return Linear{var, 0};
     }
     default:
+      if (const Variable *term = atom(e))
+        return Linear{term, 0};
       return std::nullopt;
     }
+  }
+
+  // --- Atoms ----------------------------------------------------------------
+  /// A pure integer expression (no loads, calls or effects): its value
+  /// changes only when a variable it reads is assigned.
+  static bool isPure(const Expr &e) {
+    if (!e.type().isScalar() || !isInteger(e.type().scalar))
+      return false;
+    switch (e.kind()) {
+    case NodeKind::Constant:
+    case NodeKind::SpecialReg:
+    case NodeKind::ArrayDim:
+      return true;
+    case NodeKind::VarRef:
+      return true;
+    case NodeKind::Cast:
+      return isPure(*cast<Cast>(e).operand);
+    case NodeKind::Unary:
+      return isPure(*cast<Unary>(e).operand);
+    case NodeKind::Binary:
+      return isPure(*cast<Binary>(e).lhs) && isPure(*cast<Binary>(e).rhs);
+    default:
+      return false;
+    }
+  }
+
+  /// "tx + i * 16": `e` as the remarks name it.
+  static std::string describe(const Expr &e) {
+    switch (e.kind()) {
+    case NodeKind::Constant:
+      return std::to_string(cast<Constant>(e).intValue);
+    case NodeKind::VarRef:
+      return cast<VarRef>(e).var->name;
+    case NodeKind::Cast:
+      return describe(*cast<Cast>(e).operand);
+    case NodeKind::SpecialReg: {
+      auto &reg = cast<SpecialReg>(e);
+      return reg.reg == SpecialRegKind::LaneId ? std::string("laneid")
+                                               : std::string(specialRegName(reg.reg)) + "." + "xyz"[reg.axis];
+    }
+    case NodeKind::ArrayDim:
+      return cast<ArrayDim>(e).array->name + ".shape[" + std::to_string(cast<ArrayDim>(e).axis) + "]";
+    case NodeKind::Binary: {
+      auto &b = cast<Binary>(e);
+      static const char *const spelling[] = {" + ", " - ", " * ", " / ", " // ", " % ", " ** ",
+                                             " & ", " | ", " ^ ", " << ", " >> "};
+      auto operand = [](const Expr &side) {
+        return llvm::isa<Binary>(side) ? "(" + describe(side) + ")" : describe(side);
+      };
+      if (b.op == BinaryOp::Min || b.op == BinaryOp::Max)
+        return std::string(b.op == BinaryOp::Min ? "min(" : "max(") + describe(*b.lhs) + ", " + describe(*b.rhs) + ")";
+      return operand(*b.lhs) + spelling[static_cast<int>(b.op)] + operand(*b.rhs);
+    }
+    default:
+      return "the index";
+    }
+  }
+
+  /// A pure expression the analysis does not break down further (a
+  /// product, a sum of two variables, ...) as a variable of its own, so that
+  /// a test of `tx + i * 16` bounds an access at `tx + i * 16`. The same
+  /// expression over the same variables is the same atom.
+  const Variable *atom(const Expr &e) const {
+    if (!isPure(e) || llvm::isa<Constant, VarRef>(e))
+      return nullptr;
+    std::string key = describe(e) + "|" + e.type().str();
+    std::set<const Variable *> reads;
+    std::function<void(const Expr &)> collect = [&](const Expr &inner) {
+      if (auto *ref = dyn_cast<VarRef>(&inner))
+        reads.insert(ref->var);
+      if (auto *dim = dyn_cast<ArrayDim>(&inner))
+        reads.insert(dim->array);
+      forEachOperand(inner, collect);
+    };
+    collect(e);
+    for (const Variable *var : reads)
+      key += "|" + std::to_string(reinterpret_cast<std::uintptr_t>(var));
+    auto &slot = atoms_[key];
+    if (!slot) {
+      slot = std::make_unique<Variable>(Variable::Kind::Local, describe(e), e.type(), e.loc());
+      atomExprs_[slot.get()] = &e;
+      atomReads_[slot.get()] = std::move(reads);
+    }
+    return slot.get();
+  }
+
+  /// `killed` and the atoms that read any of them.
+  std::set<const Variable *> withAtoms(std::set<const Variable *> killed) const {
+    for (const auto &[atomVar, reads] : atomReads_)
+      for (const Variable *read : reads)
+        if (killed.count(read)) {
+          killed.insert(atomVar);
+          break;
+        }
+    return killed;
   }
 
   /// `e` as a bound: an array's extent plus a constant, or a constant.
@@ -456,7 +573,7 @@ private:
         facts.lowerWhy = "by its assignment at " + position(at);
       }
     }
-    env.erase(var);
+    env = without(std::move(env), {var});
     if (facts.lower || !facts.uppers.empty())
       env[var] = std::move(facts);
   }
@@ -474,8 +591,8 @@ private:
     return written;
   }
 
-  static Env without(Env env, const std::set<const Variable *> &killed) {
-    for (const Variable *var : killed)
+  Env without(Env env, const std::set<const Variable *> &killed) const {
+    for (const Variable *var : withAtoms(killed))
       env.erase(var);
     return env;
   }
@@ -568,8 +685,9 @@ private:
     expr(*loop.start, env);
     expr(*loop.stop, env);
     expr(*loop.step, env);
-    Env base = without(std::move(env), writtenIn(loop.body));
-    base.erase(loop.var);
+    std::set<const Variable *> written = writtenIn(loop.body);
+    written.insert(loop.var);
+    Env base = without(std::move(env), written);
     Env bodyEnv = base;
     std::optional<Interval> step = interval(*loop.step);
     const bool up = loop.stepSign > 0 || (loop.stepSign == 0 && step && step->lo >= 1);
@@ -712,7 +830,12 @@ private:
       lower = *facts->second.lower;
       lowerWhy = facts->second.lowerWhy;
     }
-    if (const Expr *init = definition(var)) {
+    if (auto atomExpr = atomExprs_.find(var); atomExpr != atomExprs_.end()) {
+      if (std::optional<Interval> range = interval(*atomExpr->second, &env); range && (!lower || range->lo > *lower)) {
+        lower = range->lo;
+        lowerWhy = "as its terms are non-negative";
+      }
+    } else if (const Expr *init = definition(var)) {
       if (std::optional<Interval> defined = interval(*init); defined && (!lower || defined->lo > *lower)) {
         lower = defined->lo;
         lowerWhy = "by its definition at " + position(var->range);
@@ -753,6 +876,9 @@ private:
   std::set<const Variable *> loopVars_;
   std::set<const Variable *> assignedLoopVars_;
   std::set<std::pair<uint32_t, std::string>> remarked_;
+  mutable std::map<std::string, std::unique_ptr<Variable>> atoms_;
+  mutable std::map<const Variable *, const Expr *> atomExprs_;
+  mutable std::map<const Variable *, std::set<const Variable *>> atomReads_;
 };
 
 /// Checked functions: the kernels asked for, and every device function a
