@@ -6,29 +6,13 @@
 // about time.
 #include "checked_cost.pyk.h"
 
+#include "MedianTime.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <functional>
 #include <vector>
-
-namespace {
-
-/// Median wall time of `runs` calls, in milliseconds.
-double medianMs(int runs, const std::function<void()> &work) {
-  std::vector<double> times;
-  work(); // warm-up: page faults, the pool, the module
-  for (int run = 0; run < runs; ++run) {
-    auto start = std::chrono::steady_clock::now();
-    work();
-    pyk::synchronize();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
-
-} // namespace
 
 int main(int argc, char **argv) {
   const std::size_t n = argc > 1 ? std::stoul(argv[1]) : (std::size_t{1} << 24);
@@ -49,13 +33,13 @@ int main(int argc, char **argv) {
   auto row = [](const char *name, double unchecked, double checked) {
     std::printf("| %s | %.2f | %.2f | %.2fx |\n", name, unchecked, checked, checked / unchecked);
   };
-  const double add = medianMs(runs, [&] { pyk::kernels::vector_add({blocks, 256}, dx, dy, dout); });
-  const double addChecked = medianMs(runs, [&] { pyk::kernels::vector_add_checked({blocks, 256}, dx, dy, dout); });
+  const double add = pyk::bench::medianMs(runs, [&] { pyk::kernels::vector_add({blocks, 256}, dx, dy, dout); });
+  const double addChecked = pyk::bench::medianMs(runs, [&] { pyk::kernels::vector_add_checked({blocks, 256}, dx, dy, dout); });
   row("vector_add", add, addChecked);
-  const double stencil = medianMs(runs, [&] { pyk::kernels::stencil(tiled, dsrc, ddst); });
-  const double stencilChecked = medianMs(runs, [&] { pyk::kernels::stencil_checked(tiled, dsrc, ddst); });
+  const double stencil = pyk::bench::medianMs(runs, [&] { pyk::kernels::stencil(tiled, dsrc, ddst); });
+  const double stencilChecked = pyk::bench::medianMs(runs, [&] { pyk::kernels::stencil_checked(tiled, dsrc, ddst); });
   row("stencil", stencil, stencilChecked);
-  const double stencilAll = medianMs(runs, [&] { pyk::kernels::stencil_checked_nothing_elided(tiled, dsrc, ddst); });
+  const double stencilAll = pyk::bench::medianMs(runs, [&] { pyk::kernels::stencil_checked_nothing_elided(tiled, dsrc, ddst); });
   row("stencil, no check elided", stencil, stencilAll);
   return 0;
 }

@@ -5,6 +5,8 @@
 // Prints a table; asserts nothing about time.
 #include "elementwise.pyk.h"
 
+#include "MedianTime.h"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -13,19 +15,6 @@
 #include <vector>
 
 namespace {
-
-/// Median wall time of `runs` calls, in milliseconds.
-double medianMs(int runs, const std::function<void()> &work) {
-  std::vector<double> times;
-  work(); // warm-up: page faults, the pool, the module
-  for (int run = 0; run < runs; ++run) {
-    auto start = std::chrono::steady_clock::now();
-    work();
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
-  }
-  std::sort(times.begin(), times.end());
-  return times[times.size() / 2];
-}
 
 /// Runs body(begin, end) over [0, n) split into `workers` contiguous parts.
 void parallelFor(unsigned workers, std::size_t n, const std::function<void(std::size_t, std::size_t)> &body) {
@@ -53,8 +42,8 @@ int main(int argc, char **argv) {
     std::printf("| %s | %.2f | %.2f | %.2fx | %.1f |\n", name, pyk, loop, pyk / loop, bytes / pyk / 1e6);
   };
 
-  const double addPyk = medianMs(runs, [&] { pyk::kernels::vector_add({blocks, 256}, dx, dy, dout); });
-  const double addLoop = medianMs(runs, [&] {
+  const double addPyk = pyk::bench::medianMs(runs, [&] { pyk::kernels::vector_add({blocks, 256}, dx, dy, dout); });
+  const double addLoop = pyk::bench::medianMs(runs, [&] {
     parallelFor(workers, n, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i)
         out[i] = x[i] + y[i];
@@ -62,8 +51,8 @@ int main(int argc, char **argv) {
   });
   row("vector_add", addPyk, addLoop, 3.0 * 4 * n);
 
-  const double saxpyPyk = medianMs(runs, [&] { pyk::kernels::saxpy({blocks, 256}, 2.0f, dx, dy, dout); });
-  const double saxpyLoop = medianMs(runs, [&] {
+  const double saxpyPyk = pyk::bench::medianMs(runs, [&] { pyk::kernels::saxpy({blocks, 256}, 2.0f, dx, dy, dout); });
+  const double saxpyLoop = pyk::bench::medianMs(runs, [&] {
     parallelFor(workers, n, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b; i < e; ++i)
         out[i] = 2.0f * x[i] + y[i];
@@ -76,8 +65,8 @@ int main(int argc, char **argv) {
   auto dsrc = pyk::to_device(grid, {std::int64_t(side), std::int64_t(side)});
   auto ddst = pyk::to_device(next, {std::int64_t(side), std::int64_t(side)});
   const unsigned tiles = static_cast<unsigned>((side + 15) / 16);
-  const double stencilPyk = medianMs(runs, [&] { pyk::kernels::stencil({{tiles, tiles}, {16, 16}}, dsrc, ddst); });
-  const double stencilLoop = medianMs(runs, [&] {
+  const double stencilPyk = pyk::bench::medianMs(runs, [&] { pyk::kernels::stencil({{tiles, tiles}, {16, 16}}, dsrc, ddst); });
+  const double stencilLoop = pyk::bench::medianMs(runs, [&] {
     parallelFor(workers, side - 2, [&](std::size_t b, std::size_t e) {
       for (std::size_t i = b + 1; i < e + 1; ++i)
         for (std::size_t j = 1; j < side - 1; ++j)

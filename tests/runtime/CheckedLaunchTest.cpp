@@ -8,9 +8,6 @@
 //
 //===----------------------------------------------------------------------===//
 #include "TestSupport.h"
-#include "fake_cuda/FakeCudaControl.h"
-
-#include <dlfcn.h>
 
 #include <atomic>
 #include <cstring>
@@ -57,14 +54,7 @@ protected:
     if (!onCpu() && !onFakeDriver())
       GTEST_SKIP() << "the hand-written checked kernel has CPU code only (tests/checked runs compiled ones on a GPU)";
     if (onFakeDriver()) {
-      void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-      void *symbol = library ? dlsym(library, "pykFakeCudaRegisterKernel") : nullptr;
-      if (library)
-        dlclose(library);
-      ASSERT_NE(symbol, nullptr);
-      void (*registerKernel)(const char *, detail::CpuKernelEntry);
-      std::memcpy(&registerKernel, &symbol, sizeof symbol);
-      registerKernel("fail_at", &failAtCpu);
+      ASSERT_TRUE(registerKernelWithFakeDriver("fail_at", &failAtCpu));
     }
   }
 

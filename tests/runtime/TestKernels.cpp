@@ -179,21 +179,27 @@ void throwInBlock(const Launch &config, std::int64_t failingBlock) {
   launch(throwInBlockKernel, config, slots);
 }
 
+bool registerKernelWithFakeDriver(const char *symbol, detail::CpuKernelEntry entry) {
+  void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+  if (!library)
+    return false;
+  void *found = dlsym(library, "pykFakeCudaRegisterKernel");
+  dlclose(library); // drops only the reference this call took
+  if (!found)
+    return false;
+  using Register = void (*)(const char *, detail::CpuKernelEntry);
+  Register registerKernel;
+  std::memcpy(&registerKernel, &found, sizeof(found));
+  registerKernel(symbol, entry);
+  return true;
+}
+
 bool registerWithFakeDriver() {
   static const bool registered = [] {
-    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    if (!library)
-      return false;
-    void *symbol = dlsym(library, "pykFakeCudaRegisterKernel");
-    dlclose(library); // drops only the reference this call took
-    if (!symbol)
-      return false;
-    using Register = void (*)(const char *, detail::CpuKernelEntry);
-    Register registerKernel;
-    std::memcpy(&registerKernel, &symbol, sizeof(symbol));
+    bool all = true;
     for (const detail::KernelInfo *kernel : {&vectorAddKernel, &scaleKernel, &countBlocksKernel, &reverseBlocksKernel})
-      registerKernel(kernel->symbol, kernel->cpuEntry);
-    return true;
+      all = registerKernelWithFakeDriver(kernel->symbol, kernel->cpuEntry) && all;
+    return all;
   }();
   return registered;
 }

@@ -48,6 +48,10 @@ extern detail::KernelInfo gpuOnlyKernel;
 /// libcuda.so.1 is that fake; returns whether it is.
 bool registerWithFakeDriver();
 
+/// Registers one more kernel's CPU entry with the fake driver, under the
+/// name its PTX gives it; false when the fake driver is not loaded.
+bool registerKernelWithFakeDriver(const char *symbol, detail::CpuKernelEntry entry);
+
 } // namespace pyk::test
 
 #endif // PYK_TEST_TESTKERNELS_H
