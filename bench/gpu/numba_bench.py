@@ -112,6 +112,7 @@ class Bench:
             return compare
 
         poison = lambda: dout.copy_to_device(np.full(n, np.nan, np.float32))
+        poison()
         self.run("vector_add", lambda: module.vector_add[grid, block](dx, dy, dout), check(x + y, 0.0), None)
         poison()
         self.run("saxpy", lambda: module.saxpy[grid, block](a, dx, dy, dout), check(a * x + y, 1e-6), None)
