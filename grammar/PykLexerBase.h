@@ -130,6 +130,7 @@ private:
   void clearState();
   void processRawToken(std::unique_ptr<antlr4::Token> tok);
   void countLoneCarriageReturns(const antlr4::Token &tok);
+  void checkNumberEnd(const antlr4::Token &number);
   void processEof(std::unique_ptr<antlr4::Token> eof);
   void processNewline(std::unique_ptr<antlr4::Token> newline);
   void processSignificant(std::unique_ptr<antlr4::Token> tok);
