@@ -339,6 +339,32 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::option
   Expr &decorator = *def.decorators.front();
   auto *call = dyn_cast<CallExpr>(&decorator);
   Expr &callee = call ? *call->callee : decorator;
+  // A decorator pyk does not know (@staticmethod, @numba.njit) is one
+  // mistake, whatever its name resolves to.
+  std::string dotted;
+  const Expr *root = &callee;
+  while (auto *attribute = dyn_cast<AttributeExpr>(root)) {
+    dotted = "." + attribute->attribute + dotted;
+    root = attribute->object.get();
+  }
+  auto importsNumba = [&] {
+    for (StmtPtr &stmt : module_.body)
+      if (auto *import = dyn_cast<ImportStmt>(stmt.get()))
+        for (const ImportedName &name : import->names)
+          if (name.asName.empty() && (name.name == "numba" || name.name.rfind("numba.", 0) == 0))
+            return true;
+    return false;
+  };
+  if (auto *rootName = dyn_cast<NameExpr>(root);
+      rootName && !lookup(rootName->name) &&
+      (isUnsupportedPythonBuiltin(rootName->name) || (rootName->name == "numba" && importsNumba()))) {
+    dotted = rootName->name + dotted;
+    if (dotted == "numba.cuda.jit")
+      error(callee.range()) << "write the decorator as '@cuda.jit', with 'from numba import cuda'";
+    else
+      error(callee.range()) << "unknown decorator '@" << dotted << "'; pyk kernels are decorated with @cuda.jit";
+    return false;
+  }
   const Type *type = checkExpr(callee);
   if (type->isError())
     return false;

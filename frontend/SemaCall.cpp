@@ -100,6 +100,8 @@ bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, s
       message << minimum << " argument" << (minimum == 1 ? "" : "s");
     else if (maximum == SIZE_MAX)
       message << minimum << " or more arguments";
+    else if (maximum == minimum + 1)
+      message << minimum << " or " << maximum << " arguments";
     else
       message << minimum << " to " << maximum << " arguments";
     message << ", not " << expr.args.size();
@@ -112,7 +114,14 @@ bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, s
 /// zero, as Python's does).
 const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
   const std::string name = scalarName(to).data();
-  if (!requirePositional(expr, name.c_str(), 1, 1))
+  // Arity errors name the callee as written: int(), not int64().
+  std::string spelled = name;
+  if (auto *callee = dyn_cast<NameExpr>(expr.callee.get()))
+    spelled = callee->name;
+  else if (auto *attribute = dyn_cast<AttributeExpr>(expr.callee.get()))
+    if (auto *module = dyn_cast<NameExpr>(attribute->object.get()))
+      spelled = module->name + "." + attribute->attribute;
+  if (!requirePositional(expr, spelled.c_str(), 1, 1))
     return setType(expr, types_.errorType());
   Expr &value = *expr.args.front();
   const Type *type = checkValue(value);
@@ -252,7 +261,9 @@ const Type *Sema::checkLen(CallExpr &expr) {
 /// giving an int64 (an integer rounds to itself). round(x, ndigits) is not
 /// supported yet.
 const Type *Sema::checkRound(CallExpr &expr) {
-  if (expr.args.size() == 2 && expr.keywords.empty())
+  if (!requirePositional(expr, "round", 1, 2))
+    return setType(expr, types_.errorType());
+  if (expr.args.size() == 2)
     return checkRoundDigits(expr);
   const Type *type = checkOneNumber(expr, "round");
   if (!type)
@@ -315,8 +326,10 @@ const Type *Sema::checkPrint(CallExpr &expr) {
       continue;
     }
     if (auto *text = dyn_cast<StringLiteralExpr>(arg.get())) {
-      error(text->range()) << (text->flavor == StringLiteralExpr::Flavor::Formatted ? "f-strings" : "bytes")
-                           << " are not supported in print(); print the values as separate arguments";
+      if (text->flavor == StringLiteralExpr::Flavor::Formatted)
+        error(text->range()) << "f-strings are not supported in print(); print the values as separate arguments";
+      else
+        error(text->range()) << "bytes are not supported in print(); write a text string literal";
       ok = false;
       continue;
     }

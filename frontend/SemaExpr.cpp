@@ -23,7 +23,11 @@ const Type *Sema::checkValue(Expr &expr) {
   const Type *type = checkExpr(expr);
   if (!type->isVoid())
     return type;
-  if (isNamespace(expr.builtin))
+  if (expr.builtin == Builtin::ThreadIdx || expr.builtin == Builtin::BlockIdx || expr.builtin == Builtin::BlockDim ||
+      expr.builtin == Builtin::GridDim)
+    error(expr.range()) << describe(expr) << " has three components, not one value; use one of them, as in '"
+                        << builtinName(expr.builtin) << ".x'";
+  else if (isNamespace(expr.builtin))
     error(expr.range()) << describe(expr) << " is a module, not a value";
   else if (expr.builtin != Builtin::None)
     error(expr.range()) << describe(expr) << " is a function; call it";
@@ -98,6 +102,14 @@ const Type *Sema::checkName(NameExpr &expr) {
       error(expr.range()) << "range() can only be iterated by a 'for' loop";
     else if (isKnownUnimplementedBuiltin(expr.name))
       notSupportedYet(expr.range(), "'" + expr.name + "'");
+    else if (expr.name == "sum")
+      error(expr.range()) << "Python's 'sum' is not supported in kernels; add the elements in a "
+                             "'for i in range(...)' loop";
+    else if (expr.name == "enumerate" || expr.name == "zip" || expr.name == "reversed")
+      error(expr.range()) << "Python's '" << expr.name
+                          << "' is not supported in kernels; loop over range(...) and index the arrays";
+    else if (isUnsupportedPythonBuiltin(expr.name))
+      error(expr.range()) << "Python's '" << expr.name << "' is not supported in kernels";
     else
       error(expr.range()) << "name '" << expr.name << "' is not defined";
     return setType(expr, types_.errorType());
@@ -166,6 +178,19 @@ static const Type *threadIndexType(Builtin builtin, TypeContext &types) {
 }
 
 const Type *Sema::checkAttribute(AttributeExpr &expr) {
+  // cuda.const.array_like: planned, though its namespace is not known.
+  if (auto *namespaceAttribute = dyn_cast<AttributeExpr>(expr.object.get())) {
+    auto *module = dyn_cast<NameExpr>(namespaceAttribute->object.get());
+    const Symbol *symbol = module ? lookup(module->name) : nullptr;
+    if (symbol && symbol->kind == SymbolKind::Builtin && isNamespace(symbol->builtin)) {
+      std::string dotted = std::string(builtinName(symbol->builtin)) + "." + namespaceAttribute->attribute + "." +
+                           expr.attribute;
+      if (isKnownUnimplementedBuiltin(dotted)) {
+        notSupportedYet(expr.range(), "'" + dotted + "'");
+        return setType(expr, types_.errorType());
+      }
+    }
+  }
   const Type *objectType = checkExpr(*expr.object);
   if (objectType->isError())
     return setType(expr, types_.errorType());
@@ -217,6 +242,11 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
   }
   if (isKnownUnimplementedBuiltin(dotted))
     notSupportedYet(expr.range(), "'" + dotted + "'");
+  else if (expr.object->builtin == Builtin::NumpyModule && mathFunction(expr.attribute))
+    error(expr.range()) << "'np." << expr.attribute << "' is not available in pyk kernels; use 'math."
+                        << expr.attribute << "'";
+  else if (expr.object->builtin == Builtin::NumpyModule)
+    error(expr.range()) << "'np." << expr.attribute << "' is not available in pyk kernels";
   else
     error(expr.attributeRange) << "'" << builtinName(expr.object->builtin) << "' has no attribute '"
                                << expr.attribute << "'";

@@ -152,7 +152,8 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
     return;
   }
   if (auto *starred = dyn_cast<UnsupportedExpr>(&target); starred && starred->what == UnsupportedSyntax::Starred) {
-    error(target.range()) << "starred assignment targets ('*x') are not supported in kernels";
+    error(target.range()) << "starred assignment targets ('*x') are not supported in kernels; "
+                             "unpack into one name per value";
     return;
   }
   error(target.range()) << "cannot assign to this expression";
@@ -269,9 +270,15 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
                       << "', which holds " << symbol->type->str();
     const std::string typeName = valueType->str();
     const char *article = typeName.front() == 'i' || typeName.front() == 'u' ? "an " : "a ";
-    note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it " << article << typeName
-                             << " there (e.g. '" << target.name << " = "
-                             << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
+    // Widening helps only where the first value would then fit too
+    // (not uint64 and int64, which have no common integer type).
+    if (valueType->isScalar() && unifyLocalType(valueType, symbol->type) == valueType)
+      note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it " << article
+                               << typeName << " there (e.g. '" << target.name << " = "
+                               << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
+    else
+      note(symbol->definition) << "'" << target.name << "' is first assigned here, as " << symbol->type->str()
+                               << "; convert the values to one type, e.g. with " << symbol->type->str() << "(...)";
     return;
   }
   if (unified != symbol->type) {
@@ -505,8 +512,12 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
 void Sema::checkAssert(AssertStmt &stmt) {
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "an 'assert' condition");
-  if (stmt.message && !isa<StringLiteralExpr>(*stmt.message))
+  auto *text = stmt.message ? dyn_cast<StringLiteralExpr>(stmt.message.get()) : nullptr;
+  if (stmt.message && !text)
     error(stmt.message->range()) << "an assert's message must be a string literal";
+  else if (text && text->flavor != StringLiteralExpr::Flavor::Text)
+    error(text->range()) << (text->flavor == StringLiteralExpr::Flavor::Formatted ? "f-strings" : "bytes")
+                         << " are not supported as an assert's message; write a plain string literal";
 }
 
 bool Sema::checkRange(ForStmt &stmt) {
