@@ -422,8 +422,11 @@ private:
 
   // namedExprTest : (target ':=')? test
   ExprPtr namedExprTest(PykParser::NamedExprTestContext *ctx) {
-    if (ctx->target)
-      return unsupported(range(ctx), UnsupportedSyntax::NamedExpr);
+    if (ctx->target) {
+      auto walrus = make<UnsupportedExpr>(range(ctx), UnsupportedSyntax::NamedExpr);
+      walrus->boundName = ctx->target->getText();
+      return walrus;
+    }
     return test(ctx->test());
   }
 

@@ -393,6 +393,11 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
       diags_ = saved;
       if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
         error(keyword.value->range()) << "option '" << name << "' takes True or False";
+        // device=1: checked as what was meant, so that the rest of the
+        // function raises no kernel-only errors on top of this one.
+        const auto &c = keyword.value->constant;
+        if (name == "device" && (c && c->kind == ConstantValue::Kind::Int ? c->intValue != 0 : function.def->returns != nullptr))
+          function.kind = FunctionKind::Device;
         continue;
       }
       const bool on = keyword.value->constant->boolValue;

@@ -23,6 +23,14 @@ using llvm::isa;
 //===----------------------------------------------------------------------===//
 
 const Type *Sema::checkCall(CallExpr &expr) {
+  // max(k for k in range(4)): the generator is the mistake, not the count
+  // of arguments the callee sees.
+  for (ExprPtr &arg : expr.args)
+    if (auto *generator = dyn_cast<UnsupportedExpr>(arg.get());
+        generator && generator->what == UnsupportedSyntax::GeneratorExpression) {
+      checkExpr(*arg);
+      return setType(expr, types_.errorType());
+    }
   // Casts and Python builtins are found by name, before the callee is
   // checked as a value (a type name alone is not one).
   if (auto kind = scalarTypeNamed(*expr.callee)) {

@@ -77,10 +77,17 @@ const Type *Sema::checkExpr(Expr &expr) {
     return checkCompare(llvm::cast<CompareExpr>(expr));
   case NodeKind::ConditionalExpr:
     return checkConditional(llvm::cast<ConditionalExpr>(expr));
-  case NodeKind::UnsupportedExpr:
-    error(expr.range()) << unsupportedSyntaxName(llvm::cast<UnsupportedExpr>(expr).what)
-                        << " are not supported in kernels";
+  case NodeKind::UnsupportedExpr: {
+    auto &unsupported = llvm::cast<UnsupportedExpr>(expr);
+    error(expr.range()) << unsupportedSyntaxName(unsupported.what) << " are not supported in kernels";
+    // The name a walrus binds stays silent where it is used.
+    const Symbol *bound = unsupported.boundName.empty() ? nullptr : lookup(unsupported.boundName);
+    if (function_ && !unsupported.boundName.empty() && (!bound || bound->kind == SymbolKind::Local)) {
+      NameExpr target(expr.range(), unsupported.boundName);
+      assignToName(target, types_.errorType(), expr.range());
+    }
     return setType(expr, types_.errorType());
+  }
 #define PYK_AST_STMT(Name) case NodeKind::Name:
 #include "ASTNodes.def"
     break;

@@ -132,15 +132,33 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
         assignTo(*element, valueType, valueRange);
       return;
     }
+    // After an error the targets are bound with the error type, so that
+    // their uses stay silent: one mistake, one error.
+    auto bindAfterError = [&] {
+      for (ExprPtr &element : tuple->elements)
+        if (isa<NameExpr, TupleExpr>(*element))
+          assignTo(*element, types_.errorType(), valueRange);
+    };
+    for (ExprPtr &element : tuple->elements) {
+      if (auto *starred = dyn_cast<UnsupportedExpr>(element.get());
+          starred && starred->what == UnsupportedSyntax::Starred) {
+        error(element->range()) << "starred assignment targets ('*x') are not supported in kernels; "
+                                   "unpack into one name per value";
+        bindAfterError();
+        return;
+      }
+    }
     if (!valueType->isTuple()) {
       error(valueRange) << "cannot unpack a value of type " << valueType->str() << " into "
                         << tuple->elements.size() << " targets";
+      bindAfterError();
       return;
     }
     if (valueType->elements().size() != tuple->elements.size()) {
       const size_t count = valueType->elements().size();
       error(valueRange) << "cannot unpack " << count << " value" << (count == 1 ? "" : "s") << " into "
                         << tuple->elements.size() << " targets";
+      bindAfterError();
       return;
     }
     for (size_t i = 0; i < tuple->elements.size(); ++i)
@@ -218,6 +236,18 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       symbol->type = types_.errorType();
     return;
   }
+  // `y = x` of an array parameter: reported on every round of the
+  // fixpoint, while the local's uses stay silent (its error type).
+  if (valueType->isArray() && !pendingArray_ && !(symbol->type && symbol->type->isArray())) {
+    if (symbol->type && !symbol->type->isError())
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                        << "', which holds " << symbol->type->str();
+    else
+      notSupportedYet(valueRange, "assigning an array to a local variable");
+    if (!symbol->type)
+      symbol->type = types_.errorType();
+    return;
+  }
   if (symbol->type && symbol->type->isError())
     return;
   if (valueType->isTuple() || (symbol->type && symbol->type->isTuple()))
@@ -247,10 +277,7 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     return;
   }
   if (!valueType->isScalar()) {
-    if (valueType->isArray())
-      notSupportedYet(valueRange, "assigning an array to a local variable");
-    else
-      error(valueRange) << "this expression has no value to assign";
+    error(valueRange) << "this expression has no value to assign";
     return;
   }
   if (symbol->typeDeclared) {
@@ -435,6 +462,8 @@ void Sema::checkFor(ForStmt &stmt) {
   FlowState before = flow_;
   if (target && rangeOk)
     assignToName(*target, stmt.inductionType, stmt.target->range());
+  else if (isa<NameExpr, TupleExpr>(*stmt.target))
+    assignTo(*stmt.target, types_.errorType(), stmt.target->range()); // its uses stay silent
   ++loopDepth_;
   checkBlock(stmt.body);
   --loopDepth_;
@@ -525,7 +554,9 @@ bool Sema::checkRange(ForStmt &stmt) {
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
   if (!callee || callee->name != "range" || lookup("range")) {
     error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
-    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable))
+    // enumerate(x), zip(a, b): the error above says it all.
+    auto *unknownCallee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable) && !(unknownCallee && !lookup(unknownCallee->name)))
       checkExpr(*stmt.iterable);
     return false;
   }
