@@ -593,8 +593,8 @@ public:
   PYK_AST_CLASSOF(UnsupportedStmt)
 
   UnsupportedSyntax what;
-  /// The name a walrus (`v := ...`) binds, so that its later uses are not
-  /// reported again as undefined.
+  /// The name a rejected definition (a class, an async or generic
+  /// function) binds, so that its uses are not reported again as undefined.
   std::string boundName;
 };
 

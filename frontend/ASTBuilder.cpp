@@ -325,13 +325,20 @@ private:
 
   // definition : decorator* (funcDef | classDef)
   StmtPtr definition(PykParser::DefinitionContext *ctx) {
-    if (ctx->classDef())
-      return std::make_unique<UnsupportedStmt>(range(ctx), UnsupportedSyntax::ClassDef);
+    // Rejected definitions still bind their names, so that their uses are
+    // not reported again. The error is at the definition, not a decorator.
+    auto rejected = [](SourceRange where, UnsupportedSyntax what, antlr4::Token *name) {
+      auto stmt = std::make_unique<UnsupportedStmt>(where, what);
+      stmt->boundName = name->getText();
+      return stmt;
+    };
+    if (auto *classDef = ctx->classDef())
+      return rejected(range(classDef), UnsupportedSyntax::ClassDef, classDef->name);
     PykParser::FuncDefContext *def = ctx->funcDef();
     if (def->ASYNC())
-      return std::make_unique<UnsupportedStmt>(range(ctx), UnsupportedSyntax::Async);
+      return rejected(range(def), UnsupportedSyntax::Async, def->name);
     if (def->typeParams())
-      return std::make_unique<UnsupportedStmt>(range(def->typeParams()), UnsupportedSyntax::TypeParameters);
+      return rejected(range(def->typeParams()), UnsupportedSyntax::TypeParameters, def->name);
     auto function = std::make_unique<FunctionDef>(range(ctx), def->name->getText(), range(def->name));
     for (PykParser::DecoratorContext *decorator : ctx->decorator()) {
       nodesInStatement_ = 0;

@@ -78,7 +78,12 @@ void Sema::run() {
   // callee's parameters, and the call graph needs to know the kernels.
   std::vector<bool> signatureChecked;
   for (FunctionInfo &function : info_.functions)
+  {
+    const unsigned errorsBefore = realDiags_.errorCount();
     signatureChecked.push_back(checkSignature(function));
+    if (realDiags_.errorCount() != errorsBefore)
+      signatureErrors_.insert(&function);
+  }
   orderFunctions();
   for (size_t index : info_.definitionOrder) {
     if (realDiags_.limitReached())
@@ -99,6 +104,11 @@ void Sema::checkModuleStatement(Stmt &stmt) {
     return declareConstant(*assign);
   if (auto *unsupported = dyn_cast<UnsupportedStmt>(&stmt)) {
     error(stmt.range()) << unsupportedSyntaxName(unsupported->what) << " are not supported in pyk";
+    // A rejected class or function: its uses stay silent, as a rejected
+    // constant's do.
+    if (!unsupported->boundName.empty() && !moduleScope_.count(unsupported->boundName))
+      addSymbol(moduleScope_, Symbol{SymbolKind::Constant, unsupported->boundName, stmt.range(), types_.errorType(),
+                                     std::nullopt, ScalarKind::Bool, Builtin::None, nullptr, 0});
     return;
   }
   if (auto *exprStmt = dyn_cast<ExprStmt>(&stmt); exprStmt && isa<StringLiteralExpr>(*exprStmt->expr))
@@ -282,6 +292,7 @@ bool Sema::checkSignature(FunctionInfo &function) {
     if (fromAnnotation && fromSignature && fromAnnotation != fromSignature && !fromAnnotation->isError()) {
       error(def.returns->range()) << "'" << def.name << "' is annotated to return " << fromAnnotation->str()
                                   << " but its signature returns " << fromSignature->str();
+      fromAnnotation = types_.errorType(); // which one was meant is unknown: its returns stay silent
     }
     function.returnType = fromAnnotation ? fromAnnotation : fromSignature;
     if (function.returnType && !function.returnType->isScalar() && !function.returnType->isVoid() &&
@@ -306,7 +317,11 @@ void Sema::checkFunction(FunctionInfo &function) {
     hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
                        param->type->scalarKind() == ScalarKind::Float64;
   float64Warnings_.clear();
+  sawRejectedStatement_ = false;
+  const unsigned errorsBefore = realDiags_.errorCount();
   checkBodyToFixpoint(function);
+  if (realDiags_.errorCount() != errorsBefore)
+    bodyErrors_.insert(&function);
   for (const auto &[offset, located] : float64Warnings_)
     warning(located.first) << located.second;
   if (function.kind == FunctionKind::Device)
@@ -317,7 +332,8 @@ void Sema::checkFunction(FunctionInfo &function) {
 void Sema::finishReturnType(FunctionInfo &function) {
   if (!returnTypeDeclared_)
     function.returnType = inferredReturnType_ ? inferredReturnType_ : types_.voidType();
-  if (!function.returnType->isVoid() && !function.returnType->isError() && !flow_.returned) {
+  if (!function.returnType->isVoid() && !function.returnType->isError() && !flow_.returned &&
+      !sawRejectedStatement_) {
     error(function.def->nameRange) << "device function '" << function.def->name << "' returns "
                                    << function.returnType->str()
                                    << " but can reach its end without returning a value; end every path with "

@@ -453,6 +453,8 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
     return setType(expr, types_.errorType());
   bool ok = true;
   if (expr.args.size() != callee->params.size()) {
+    if (signatureErrors_.count(callee)) // def f(*args), def f(a, a): reported there
+      return setType(expr, types_.errorType());
     const size_t count = callee->params.size();
     error(expr.range()) << "'" << name << "' takes " << count << " argument" << (count == 1 ? "" : "s") << " but "
                         << expr.args.size() << (expr.args.size() == 1 ? " was" : " were") << " given";

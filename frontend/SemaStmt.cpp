@@ -61,6 +61,7 @@ void Sema::checkStmt(Stmt &stmt) {
   case NodeKind::UnsupportedStmt:
     error(stmt.range()) << unsupportedSyntaxName(llvm::cast<UnsupportedStmt>(stmt).what)
                         << " are not supported in kernels";
+    sawRejectedStatement_ = true;
     return;
 #define PYK_AST_EXPR(Name) case NodeKind::Name:
 #include "ASTNodes.def"
@@ -636,11 +637,16 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
     return;
   const std::string &name = function_->def->name;
   if (!type->isScalar()) {
+    if (returnTypeDeclared_ && function_->returnType->isError())
+      return; // the annotation's error says it
     if (type->isTuple())
       notSupportedYet(stmt.value->range(), "returning a tuple from a device function");
     else
       error(stmt.value->range()) << "a device function returns a scalar, not " << type->str()
                                  << "; write arrays through a parameter instead";
+    // Its calls have no type to check against: they stay silent.
+    if (!returnTypeDeclared_)
+      inferredReturnType_ = types_.errorType();
     return;
   }
   if (returnTypeDeclared_) {
@@ -668,6 +674,8 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
   }
   // Unlike a local's, the order of the returns does not matter: the type
   // is the NumPy promotion of all of them (int64 and float64: float64).
+  if (inferredReturnType_ && inferredReturnType_->isError())
+    return;
   inferredReturnType_ =
       inferredReturnType_ ? types_.scalar(promoteTyped(inferredReturnType_->scalarKind(), type->scalarKind())) : type;
 }
@@ -684,7 +692,8 @@ void Sema::checkExprStmt(ExprStmt &stmt) {
   if (call && call->calleeDef) {
     // A device function may be called for its effects alone.
     const FunctionInfo *callee = info_.infoFor(call->calleeDef);
-    if (callee && !callee->hasSideEffects && !type->isError())
+    if (callee && !callee->hasSideEffects && !type->isError() && !bodyErrors_.count(callee) &&
+        !signatureErrors_.count(callee))
       warning(stmt.range()) << "this call does nothing: '" << call->calleeDef->name
                             << "' writes no array and prints nothing" << (type->isVoid() ? "" : ", and its value is unused");
     return;
