@@ -259,6 +259,9 @@ private:
       level += dot->getType() == PykLexer::ELLIPSIS ? 3 : 1;
     std::string module = ctx->moduleName ? ctx->moduleName->getText() : "";
     SourceRange moduleRange = ctx->moduleName ? range(ctx->moduleName) : range(ctx);
+    // `.helpers` is the module's name as messages write it: it starts at the dots.
+    if (!ctx->dots.empty())
+      moduleRange = loc_.range(ctx->dots.front(), ctx->moduleName ? ctx->moduleName->getStop() : ctx->dots.back());
     std::vector<ImportedName> names;
     if (auto *list = ctx->importAsNames())
       for (PykParser::ImportAsNameContext *name : list->importAsName())

@@ -105,6 +105,18 @@ public:
       diags_.error(range) << "invalid syntax; perhaps you forgot a comma before this?";
       return;
     }
+    // ANTLR blames the statement's first token when no statement form fits
+    // ('elseif x:', 'x[] = 1'); Python, and the reader, want the token
+    // where it stops making sense.
+    if (parser && offending && message.rfind("no viable alternative at input", 0) == 0) {
+      if (const antlr4::Token *culprit = firstInvalidToken(*parser, *offending)) {
+        if (offending->getText() == "elseif" || offending->getText() == "elsif")
+          diags_.error(range) << "invalid syntax at '" << offending->getText() << "'; write 'elif'";
+        else
+          diags_.error(locations_.range(culprit)) << "invalid syntax at '" << culprit->getText() << "'";
+        return;
+      }
+    }
     diags_.error(range) << (offending ? describeParserError(offending, message) : message);
   }
 
@@ -182,6 +194,29 @@ private:
            !(previous->getType() == PykLexer::NAME && type == PykLexer::STRING);
   }
 
+  /// On the logical line from `start`: the first token that cannot follow
+  /// the one before it (an operand after an operand, ']' right after '[').
+  static const antlr4::Token *firstInvalidToken(antlr4::Parser &parser, const antlr4::Token &start) {
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    const antlr4::Token *previous = &start;
+    for (size_t i = start.getTokenIndex() + 1; i < tokens.size(); ++i) {
+      antlr4::Token *token = tokens.get(i);
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      const size_t type = token->getType();
+      if (type == PykLexer::NEWLINE || type == antlr4::Token::EOF)
+        return nullptr;
+      const bool operand = type == PykLexer::NAME || type == PykLexer::INTEGER || type == PykLexer::FLOAT_NUMBER ||
+                           type == PykLexer::STRING;
+      if (operand && endsOperand(previous->getType()))
+        return token;
+      if (type == PykLexer::RSQB && previous->getType() == PykLexer::LSQB)
+        return token;
+      previous = token;
+    }
+    return nullptr;
+  }
+
   /// Python-style wording instead of ANTLR's "mismatched input ... expecting
   /// {a long set}".
   static std::string describeParserError(const antlr4::Token *offending, const std::string &message) {
@@ -211,6 +246,11 @@ private:
       if (what.find('{') == std::string::npos && what.find(',') == std::string::npos) {
         if (what == "INDENT")
           return found + "; expected an indented block";
+        // Token names are grammar jargon: say what they are.
+        if (what == "NAME")
+          return found + "; expected a name";
+        if (what == "NEWLINE")
+          return found + "; expected the end of the line";
         return found + "; expected " + what;
       }
     }
