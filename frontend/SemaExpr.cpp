@@ -79,7 +79,12 @@ const Type *Sema::checkExpr(Expr &expr) {
     return checkConditional(llvm::cast<ConditionalExpr>(expr));
   case NodeKind::UnsupportedExpr: {
     auto &unsupported = llvm::cast<UnsupportedExpr>(expr);
-    error(expr.range()) << unsupportedSyntaxName(unsupported.what) << " are not supported in kernels";
+    if (function_)
+      error(expr.range()) << unsupportedSyntaxName(unsupported.what) << " are not supported in kernels";
+    else // WEIGHTS = [0.25, 0.5]
+      error(expr.range()) << unsupportedSyntaxName(unsupported.what)
+                          << " are not supported in module constants; a module constant is a number or a tuple "
+                             "of numbers, as in 'SHAPE = (16, 16)'";
     // The name a walrus binds stays silent where it is used.
     const Symbol *bound = unsupported.boundName.empty() ? nullptr : lookup(unsupported.boundName);
     if (function_ && !unsupported.boundName.empty() && (!bound || bound->kind == SymbolKind::Local)) {
@@ -305,7 +310,16 @@ const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
       continue;
     }
     if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
-      error(index.range()) << "an array index must be an integer, not " << indexType->str();
+      auto *division = dyn_cast<BinaryExpr>(&index);
+      if (division && division->op == BinaryOp::Div) {
+        // x[i / 2]: the fix is '//', not the float32 the promotion
+        // warning would suggest for the same '/'.
+        error(index.range()) << "an array index must be an integer, not " << indexType->str()
+                             << "; '/' always divides to a float: use '//' for integer division";
+        float64Warnings_.erase(division->opRange.begin.offset);
+      } else {
+        error(index.range()) << "an array index must be an integer, not " << indexType->str();
+      }
       ok = false;
       continue;
     }
