@@ -14,6 +14,7 @@
 #include "PykLexer.h"
 #include "PykParser.h"
 
+#include <algorithm>
 #include <set>
 
 namespace pyk {
@@ -105,6 +106,12 @@ public:
       diags_.error(range) << "invalid syntax; perhaps you forgot a comma before this?";
       return;
     }
+    if (parser && offending) {
+      if (std::string advice = commonMistake(*parser, *offending); !advice.empty()) {
+        diags_.error(range) << advice;
+        return;
+      }
+    }
     // ANTLR blames the statement's first token when no statement form fits
     // ('elseif x:', 'x[] = 1'); Python, and the reader, want the token
     // where it stops making sense.
@@ -192,6 +199,35 @@ private:
     // `f(name "text")` is more likely a string prefix typo than a comma.
     return depth > 0 && previous && endsOperand(previous->getType()) &&
            !(previous->getType() == PykLexer::NAME && type == PykLexer::STRING);
+  }
+
+  /// Advice for a few mistakes the parser sees as a stray token: '=' in a
+  /// condition, a keyword where a parameter or argument name goes.
+  static std::string commonMistake(antlr4::Parser &parser, const antlr4::Token &offending) {
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    const antlr4::Token *previous = nullptr, *first = &offending;
+    for (size_t i = offending.getTokenIndex(); i-- > 0;) {
+      antlr4::Token *token = tokens.get(i);
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      const size_t t = token->getType();
+      if (t == PykLexer::NEWLINE || t == PykLexer::INDENT || t == PykLexer::DEDENT)
+        break;
+      if (!previous)
+        previous = token;
+      first = token;
+    }
+    const size_t type = offending.getType();
+    const size_t firstType = first->getType();
+    if (type == PykLexer::EQUAL &&
+        (firstType == PykLexer::IF || firstType == PykLexer::ELIF || firstType == PykLexer::WHILE))
+      return "invalid syntax at '=': a condition compares with '==', not '='";
+    const std::string text = offending.getText();
+    const bool keyword = type != PykLexer::NAME && !text.empty() &&
+                         std::all_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (keyword && previous && (previous->getType() == PykLexer::LPAR || previous->getType() == PykLexer::COMMA))
+      return "'" + text + "' is a keyword and cannot be used as a name; choose another name";
+    return "";
   }
 
   /// On the logical line from `start`: the first token that cannot follow
