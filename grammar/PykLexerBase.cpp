@@ -97,6 +97,14 @@ bool isNonPrintable(std::uint32_t c) {
          (c >= 0xFFF9 && c <= 0xFFFB) || c > 0x10FFFF;
 }
 
+/// A letter Python would accept in a name, for the common scripts (Latin,
+/// Greek, Cyrillic, CJK, kana, Hangul); an approximation of XID_Start.
+bool isNonAsciiLetter(std::uint32_t c) {
+  return (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7) || (c >= 0x370 && c <= 0x3FF && c != 0x37E) ||
+         (c >= 0x400 && c <= 0x52F) || (c >= 0x3040 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) ||
+         (c >= 0xAC00 && c <= 0xD7AF);
+}
+
 std::string invalidCharacterMessage(const std::string &text) {
   const std::uint32_t c = firstCodePoint(text);
   char code[16];
@@ -150,6 +158,7 @@ void PykLexerBase::clearState() {
   indentLimitReported_ = false;
   lineJoiningPending_ = false;
   sawAnyToken_ = false;
+  reportedNonAsciiName_ = false;
   bracketDepth_ = 0;
   nesting_.assign(1, NestingLevel{});
   nestingTotal_ = 0;
@@ -200,7 +209,16 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
   case PykLexer::ERRORCHAR:
     if (firstInFile && firstCodePoint(tok->getText()) == 0xFEFF)
       return;
-    reportAt(*tok, invalidCharacterMessage(tok->getText()));
+    if (isNonAsciiLetter(firstCodePoint(tok->getText()))) {
+      // Python allows 'é' in names; pyk does not. Once per file: every
+      // use of the name would say it again.
+      if (!reportedNonAsciiName_)
+        reportAt(*tok, "non-ASCII letter '" + tok->getText() + "' in a name: pyk names use ASCII letters, digits "
+                                                                 "and '_' only");
+      reportedNonAsciiName_ = true;
+    } else {
+      reportAt(*tok, invalidCharacterMessage(tok->getText()));
+    }
     indentFrozen_ = true;
     return;
   case PykLexer::STRING:

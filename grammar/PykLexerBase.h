@@ -158,6 +158,7 @@ private:
   bool indentLimitReported_ = false;
   bool lineJoiningPending_ = false; ///< A backslash continuation awaits a token.
   bool sawAnyToken_ = false;        ///< For the byte order mark.
+  bool reportedNonAsciiName_ = false; ///< Said once per file: names are ASCII.
   std::size_t bracketDepth_ = 0;
   std::vector<NestingLevel> nesting_; ///< One per open bracket, plus the line.
   std::size_t nestingTotal_ = 0;      ///< Sum of the levels' totals.
