@@ -269,6 +269,18 @@ const Type *Sema::checkLen(CallExpr &expr) {
 /// giving an int64 (an integer rounds to itself). round(x, ndigits) is not
 /// supported yet.
 const Type *Sema::checkRound(CallExpr &expr) {
+  // round(x, ndigits=2) is Python's round(x, 2).
+  if (expr.args.size() == 1 && expr.keywords.size() == 1 && expr.keywords[0].name == "ndigits") {
+    expr.args.push_back(std::move(expr.keywords[0].value));
+    expr.keywords.clear();
+  }
+  for (KeywordArgument &keyword : expr.keywords) {
+    if (keyword.name == "ndigits")
+      error(keyword.nameRange) << "round() is given ndigits by position and by name; pass it once";
+    else
+      error(keyword.nameRange) << "round() takes only the keyword ndigits, not '" << keyword.name << "'";
+    return setType(expr, types_.errorType());
+  }
   if (!requirePositional(expr, "round", 1, 2))
     return setType(expr, types_.errorType());
   if (expr.args.size() == 2)
