@@ -205,7 +205,7 @@ private:
   /// condition, a keyword where a parameter or argument name goes.
   static std::string commonMistake(antlr4::Parser &parser, const antlr4::Token &offending) {
     antlr4::TokenStream &tokens = *parser.getTokenStream();
-    const antlr4::Token *previous = nullptr, *first = &offending;
+    const antlr4::Token *previous = nullptr, *beforePrevious = nullptr, *first = &offending;
     for (size_t i = offending.getTokenIndex(); i-- > 0;) {
       antlr4::Token *token = tokens.get(i);
       if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
@@ -213,6 +213,8 @@ private:
       const size_t t = token->getType();
       if (t == PykLexer::NEWLINE || t == PykLexer::INDENT || t == PykLexer::DEDENT)
         break;
+      if (previous && !beforePrevious)
+        beforePrevious = token;
       if (!previous)
         previous = token;
       first = token;
@@ -227,6 +229,10 @@ private:
                          std::all_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
     if (keyword && previous && (previous->getType() == PykLexer::LPAR || previous->getType() == PykLexer::COMMA))
       return "'" + text + "' is a keyword and cannot be used as a name; choose another name";
+    // min(a: 1.0): a parameter's annotation where a call's keyword goes.
+    if (type == PykLexer::COLON && previous && previous->getType() == PykLexer::NAME && beforePrevious &&
+        (beforePrevious->getType() == PykLexer::LPAR || beforePrevious->getType() == PykLexer::COMMA))
+      return "invalid syntax at ':': a keyword argument is written 'name=value'";
     return "";
   }
 
