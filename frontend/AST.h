@@ -381,6 +381,9 @@ public:
   PYK_AST_CLASSOF(UnsupportedExpr)
 
   UnsupportedSyntax what;
+  /// The name a walrus (`v := ...`) binds, so that its later uses are not
+  /// reported again as undefined.
+  std::string boundName;
 };
 
 //===----------------------------------------------------------------------===//
@@ -590,6 +593,9 @@ public:
   PYK_AST_CLASSOF(UnsupportedStmt)
 
   UnsupportedSyntax what;
+  /// The name a rejected definition (a class, an async or generic
+  /// function) binds, so that its uses are not reported again as undefined.
+  std::string boundName;
 };
 
 #undef PYK_AST_CLASSOF

@@ -19,6 +19,7 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <algorithm>
 #include <cstdlib>
 
 namespace pyk {
@@ -69,6 +70,18 @@ private:
   SourceRange range(antlr4::ParserRuleContext *ctx) const { return loc_.range(ctx); }
   SourceRange range(antlr4::Token *token) const { return loc_.range(token); }
   SourceRange range(antlr4::tree::TerminalNode *node) const { return loc_.range(node->getSymbol()); }
+
+  /// The bytes [begin, end) of a token's text; the whole token where its
+  /// text is not where it stands in the file (a re-parsed string).
+  SourceRange within(antlr4::tree::TerminalNode *node, size_t begin, size_t end) const {
+    SourceRange whole = range(node);
+    const std::string &file = diags_.file().text();
+    const std::string text = node->getText();
+    if (whole.begin.offset + text.size() > file.size() || file.compare(whole.begin.offset, text.size(), text) != 0)
+      return whole;
+    return {diags_.file().locForOffset(whole.begin.offset + static_cast<uint32_t>(begin)),
+            diags_.file().locForOffset(whole.begin.offset + static_cast<uint32_t>(end))};
+  }
 
   ExprPtr unsupported(SourceRange where, UnsupportedSyntax what) { return make<UnsupportedExpr>(where, what); }
 
@@ -246,6 +259,9 @@ private:
       level += dot->getType() == PykLexer::ELLIPSIS ? 3 : 1;
     std::string module = ctx->moduleName ? ctx->moduleName->getText() : "";
     SourceRange moduleRange = ctx->moduleName ? range(ctx->moduleName) : range(ctx);
+    // `.helpers` is the module's name as messages write it: it starts at the dots.
+    if (!ctx->dots.empty())
+      moduleRange = loc_.range(ctx->dots.front(), ctx->moduleName ? ctx->moduleName->getStop() : ctx->dots.back());
     std::vector<ImportedName> names;
     if (auto *list = ctx->importAsNames())
       for (PykParser::ImportAsNameContext *name : list->importAsName())
@@ -312,13 +328,20 @@ private:
 
   // definition : decorator* (funcDef | classDef)
   StmtPtr definition(PykParser::DefinitionContext *ctx) {
-    if (ctx->classDef())
-      return std::make_unique<UnsupportedStmt>(range(ctx), UnsupportedSyntax::ClassDef);
+    // Rejected definitions still bind their names, so that their uses are
+    // not reported again. The error is at the definition, not a decorator.
+    auto rejected = [](SourceRange where, UnsupportedSyntax what, antlr4::Token *name) {
+      auto stmt = std::make_unique<UnsupportedStmt>(where, what);
+      stmt->boundName = name->getText();
+      return stmt;
+    };
+    if (auto *classDef = ctx->classDef())
+      return rejected(range(classDef), UnsupportedSyntax::ClassDef, classDef->name);
     PykParser::FuncDefContext *def = ctx->funcDef();
     if (def->ASYNC())
-      return std::make_unique<UnsupportedStmt>(range(ctx), UnsupportedSyntax::Async);
+      return rejected(range(def), UnsupportedSyntax::Async, def->name);
     if (def->typeParams())
-      return std::make_unique<UnsupportedStmt>(range(def->typeParams()), UnsupportedSyntax::TypeParameters);
+      return rejected(range(def->typeParams()), UnsupportedSyntax::TypeParameters, def->name);
     auto function = std::make_unique<FunctionDef>(range(ctx), def->name->getText(), range(def->name));
     for (PykParser::DecoratorContext *decorator : ctx->decorator()) {
       nodesInStatement_ = 0;
@@ -409,8 +432,11 @@ private:
 
   // namedExprTest : (target ':=')? test
   ExprPtr namedExprTest(PykParser::NamedExprTestContext *ctx) {
-    if (ctx->target)
-      return unsupported(range(ctx), UnsupportedSyntax::NamedExpr);
+    if (ctx->target) {
+      auto walrus = make<UnsupportedExpr>(range(ctx), UnsupportedSyntax::NamedExpr);
+      walrus->boundName = ctx->target->getText();
+      return walrus;
+    }
     return test(ctx->test());
   }
 
@@ -620,6 +646,9 @@ private:
     bool sawKeyword = false, sawMappingUnpack = false;
     for (PykParser::ArgumentContext *arg : ctx->argument()) {
       if (auto *keyword = dynamic_cast<PykParser::KeywordArgumentContext *>(arg)) {
+        const std::string name = keyword->name->getText();
+        if (std::any_of(keywords.begin(), keywords.end(), [&](const KeywordArgument &k) { return k.name == name; }))
+          diags_.error(range(keyword->name)) << "keyword argument '" << name << "' is repeated; pass it once";
         keywords.push_back({keyword->name->getText(), range(keyword->name), test(keyword->value)});
         sawKeyword = true;
         continue;
@@ -736,16 +765,16 @@ private:
     for (antlr4::tree::TerminalNode *token : tokens) {
       const std::string text = token->getText();
       size_t prefixLength = 0;
-      bool raw = false;
+      bool raw = false, bytes = false;
       while (prefixLength < text.size() && text[prefixLength] != '\'' && text[prefixLength] != '"') {
         const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(text[prefixLength])));
         raw |= c == 'r';
-        anyBytes |= c == 'b';
+        bytes |= c == 'b';
         anyFormatted |= c == 'f';
         ++prefixLength;
       }
-      if (prefixLength == 0 || text.substr(0, prefixLength).find_first_of("bB") == std::string::npos)
-        anyText = true;
+      anyBytes |= bytes;
+      anyText |= !bytes;
       simple &= prefixLength == 0;
       const size_t quote = text.compare(prefixLength, 3, "'''") == 0 || text.compare(prefixLength, 3, "\"\"\"") == 0
                                ? 3
@@ -758,7 +787,9 @@ private:
       // Python reads source with universal newlines: a line end inside a
       // literal is "\n" whatever the file uses.
       std::string body;
+      std::vector<size_t> textOffset; // of each byte of body in text
       for (size_t i = bodyStart; i < bodyEnd; ++i) {
+        textOffset.push_back(i);
         if (text[i] != '\r') {
           body += text[i];
           continue;
@@ -767,8 +798,17 @@ private:
         if (i + 1 < bodyEnd && text[i + 1] == '\n')
           ++i;
       }
+      textOffset.push_back(bodyEnd);
       simple &= body.find('\\') == std::string::npos;
-      value += raw ? body : decodeEscapes(body);
+      if (raw) {
+        value += body;
+        continue;
+      }
+      std::vector<EscapeError> errors;
+      value += decodeEscapes(body, bytes, &errors);
+      for (const EscapeError &error : errors)
+        diags_.error(within(token, textOffset[error.offset], textOffset[error.offset + error.length]))
+            << error.message;
     }
     if (anyBytes && anyText)
       diags_.error(where) << "cannot mix bytes and text string literals";

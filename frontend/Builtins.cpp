@@ -84,4 +84,21 @@ bool isKnownUnimplementedBuiltin(std::string_view name) {
   return false;
 }
 
+bool isUnsupportedPythonBuiltin(std::string_view name) {
+  static constexpr std::string_view builtins[] = {
+      "aiter",     "all",     "anext",    "any",        "ascii",        "bin",          "breakpoint", "bytearray",
+      "bytes",     "callable", "chr",     "classmethod", "compile",     "complex",      "delattr",    "dict",
+      "dir",       "divmod",  "enumerate", "eval",      "exec",         "filter",       "format",     "frozenset",
+      "getattr",   "globals", "hasattr",  "hash",       "help",         "hex",          "id",         "input",
+      "isinstance", "issubclass", "iter", "list",       "locals",       "map",          "memoryview", "next",
+      "object",    "oct",     "open",     "ord",        "pow",          "property",     "repr",       "reversed",
+      "set",       "setattr", "slice",    "sorted",     "staticmethod", "str",          "sum",        "super",
+      "tuple",     "type",    "vars",     "zip",
+  };
+  for (std::string_view candidate : builtins)
+    if (candidate == name)
+      return true;
+  return false;
+}
+
 } // namespace pyk

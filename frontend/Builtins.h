@@ -43,6 +43,11 @@ std::optional<double> mathConstant(std::string_view name);
 /// and plans to support but does not implement yet ("cuda.syncthreads").
 bool isKnownUnimplementedBuiltin(std::string_view name);
 
+/// True for Python's built-in functions and classes that kernels do not
+/// have ("sum", "enumerate", "staticmethod"); not for those pyk supports
+/// (abs, len, min, max, round, print, range, int, float, bool).
+bool isUnsupportedPythonBuiltin(std::string_view name);
+
 } // namespace pyk
 
 #endif // PYK_FRONTEND_BUILTINS_H

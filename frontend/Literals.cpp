@@ -75,13 +75,19 @@ std::string cleanDocstring(const std::string &raw) {
 }
 
 /// Python's escape sequences; unknown ones stay as written, as in Python.
-std::string decodeEscapes(const std::string &body) {
+/// Malformed ones, which Python rejects, go to `errors`.
+std::string decodeEscapes(const std::string &body, bool bytes, std::vector<EscapeError> *errors) {
+  auto fail = [&](size_t at, size_t length, std::string message) {
+    if (errors)
+      errors->push_back({at, length, std::move(message)});
+  };
   std::string out;
   for (size_t i = 0; i < body.size(); ++i) {
     if (body[i] != '\\' || i + 1 == body.size()) {
       out += body[i];
       continue;
     }
+    const size_t escape = i;
     const char c = body[++i];
     switch (c) {
     case '\n':
@@ -126,21 +132,58 @@ std::string decodeEscapes(const std::string &body) {
         ++digits;
       }
       --i;
-      appendUtf8(out, code);
+      if (bytes)
+        out += static_cast<char>(code & 0xFF);
+      else
+        appendUtf8(out, code);
       break;
     }
     case 'x':
     case 'u':
     case 'U': {
-      const size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
-      if (i + digits < body.size() + 0 && std::all_of(body.begin() + long(i) + 1, body.begin() + long(i + 1 + digits),
-                                                       [](char h) { return std::isxdigit(static_cast<unsigned char>(h)); })) {
-        appendUtf8(out, static_cast<uint32_t>(std::stoul(body.substr(i + 1, digits), nullptr, 16)));
-        i += digits;
-      } else {
+      if (bytes && c != 'x') { // no escape in bytes: stays as written
         out += '\\';
         out += c;
+        break;
       }
+      const size_t digits = c == 'x' ? 2 : c == 'u' ? 4 : 8;
+      size_t found = 0;
+      while (found < digits && i + 1 + found < body.size() &&
+             std::isxdigit(static_cast<unsigned char>(body[i + 1 + found])))
+        ++found;
+      if (found < digits) {
+        const std::string example = c == 'x' ? "\\x0a" : c == 'u' ? "\\u00e9" : "\\U0001f600";
+        fail(escape, 2 + found,
+             std::string("truncated \\") + c + " escape: it takes exactly " + std::to_string(digits) +
+                 " hexadecimal digits, as in '" + example + "'");
+        i += found;
+        break;
+      }
+      const auto code = static_cast<uint32_t>(std::stoul(body.substr(i + 1, digits), nullptr, 16));
+      i += digits;
+      if (code > 0x10FFFF) {
+        fail(escape, 2 + digits, "'\\U' escape out of range: Unicode code points end at \\U0010ffff");
+        break;
+      }
+      if (bytes)
+        out += static_cast<char>(code);
+      else
+        appendUtf8(out, code);
+      break;
+    }
+    case 'N': {
+      if (bytes) {
+        out += "\\N";
+        break;
+      }
+      const size_t close = i + 1 < body.size() && body[i + 1] == '{' ? body.find('}', i + 2) : std::string::npos;
+      if (close == std::string::npos || close == i + 2) {
+        fail(escape, 2, "malformed \\N character escape: write it as '\\N{NAME}'");
+        break;
+      }
+      fail(escape, close + 1 - escape,
+           "'\\N{...}' escapes are not supported yet; write the character itself or its '\\u' escape");
+      i = close;
       break;
     }
     case '\\':
@@ -156,8 +199,6 @@ std::string decodeEscapes(const std::string &body) {
   }
   return out;
 }
-
-
 
 IntegerLiteral parseIntegerLiteral(const std::string &digits) {
   unsigned base = 10;

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 namespace pyk {
 
@@ -22,10 +23,19 @@ struct IntegerLiteral {
 /// 0x / 0o / 0b prefixed.
 IntegerLiteral parseIntegerLiteral(const std::string &digits);
 
+/// An escape sequence Python rejects ("\x4", "\N{nope}"): `offset` and
+/// `length` in bytes of the body passed to decodeEscapes.
+struct EscapeError {
+  size_t offset = 0;
+  size_t length = 0;
+  std::string message;
+};
+
 /// The body of a non-raw literal with Python's escape sequences decoded
 /// (\n, \x41, \u00e9, octal, line continuation, ...); unknown escapes stay as
-/// written, as Python leaves them.
-std::string decodeEscapes(const std::string &body);
+/// written, as Python leaves them. In `bytes` literals \u, \U and \N are
+/// not escapes. Malformed escapes are appended to `errors` when given.
+std::string decodeEscapes(const std::string &body, bool bytes = false, std::vector<EscapeError> *errors = nullptr);
 
 /// Python's inspect.cleandoc: tabs expanded, the indentation the lines after
 /// the first share removed, leading and trailing blank lines dropped.

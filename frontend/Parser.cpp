@@ -14,6 +14,7 @@
 #include "PykLexer.h"
 #include "PykParser.h"
 
+#include <algorithm>
 #include <set>
 
 namespace pyk {
@@ -85,19 +86,179 @@ public:
     // Like Python, report the parser's first error only: what ANTLR's
     // recovery finds after it is mostly the same mistake again. The lexer's
     // errors are independent of each other and all reported.
-    const bool fromParser = dynamic_cast<antlr4::Parser *>(recognizer) != nullptr;
-    if (fromParser && sawParserError_)
+    auto *parser = dynamic_cast<antlr4::Parser *>(recognizer);
+    const bool fromParser = parser != nullptr;
+    // A lexical error (an unclosed bracket, an unterminated string, a bad
+    // literal) explains what the parser then trips over, as in Python,
+    // whose tokenizer errors take precedence over "invalid syntax".
+    sawLexerError_ |= !fromParser;
+    if (fromParser && (sawParserError_ || sawLexerError_))
       return;
     sawParserError_ |= fromParser;
     if (!reportedLines_.insert(line).second || diags_.limitReached())
       return;
     SourceRange range = offending ? locations_.range(offending) : SourceRange(locations_.at(line, column));
+    if (parser && offending && isLegacyPrint(*parser, *offending)) {
+      diags_.error(range) << "missing parentheses in call to 'print'; write print(...)";
+      return;
+    }
+    if (parser && offending && isMissingComma(*parser, *offending)) {
+      diags_.error(range) << "invalid syntax; perhaps you forgot a comma before this?";
+      return;
+    }
+    if (parser && offending) {
+      if (std::string advice = commonMistake(*parser, *offending); !advice.empty()) {
+        diags_.error(range) << advice;
+        return;
+      }
+    }
+    // ANTLR blames the statement's first token when no statement form fits
+    // ('elseif x:', 'x[] = 1'); Python, and the reader, want the token
+    // where it stops making sense.
+    if (parser && offending && message.rfind("no viable alternative at input", 0) == 0) {
+      if (const antlr4::Token *culprit = firstInvalidToken(*parser, *offending)) {
+        if (offending->getText() == "elseif" || offending->getText() == "elsif")
+          diags_.error(range) << "invalid syntax at '" << offending->getText() << "'; write 'elif'";
+        else
+          diags_.error(locations_.range(culprit)) << "invalid syntax at '" << culprit->getText() << "'";
+        return;
+      }
+    }
     diags_.error(range) << (offending ? describeParserError(offending, message) : message);
   }
 
   size_t count = 0;
 
 private:
+  /// `print "x"`: Python 2's print statement, a name followed by the start
+  /// of an expression.
+  static bool isLegacyPrint(antlr4::Parser &parser, const antlr4::Token &offending) {
+    if (offending.getType() != PykLexer::NAME || offending.getText() != "print")
+      return false;
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    for (size_t i = offending.getTokenIndex() + 1; i < tokens.size(); ++i) {
+      antlr4::Token *next = tokens.get(i);
+      if (next->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      switch (next->getType()) {
+      case PykLexer::STRING:
+      case PykLexer::NAME:
+      case PykLexer::INTEGER:
+      case PykLexer::FLOAT_NUMBER:
+      case PykLexer::TRUE:
+      case PykLexer::FALSE:
+      case PykLexer::NONE:
+        return true;
+      default:
+        return false;
+      }
+    }
+    return false;
+  }
+
+  static bool endsOperand(size_t type) {
+    switch (type) {
+    case PykLexer::NAME:
+    case PykLexer::INTEGER:
+    case PykLexer::FLOAT_NUMBER:
+    case PykLexer::STRING:
+    case PykLexer::TRUE:
+    case PykLexer::FALSE:
+    case PykLexer::NONE:
+    case PykLexer::RPAR:
+    case PykLexer::RSQB:
+    case PykLexer::RBRACE:
+      return true;
+    default:
+      return false;
+    }
+  }
+
+  /// `max(a b)`, `def f(x: int32 y: int32)`: inside brackets, an operand
+  /// right after another one, where Python asks whether a comma is missing.
+  static bool isMissingComma(antlr4::Parser &parser, const antlr4::Token &offending) {
+    const size_t type = offending.getType();
+    if (type != PykLexer::NAME && type != PykLexer::INTEGER && type != PykLexer::FLOAT_NUMBER &&
+        type != PykLexer::STRING)
+      return false;
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    const antlr4::Token *previous = nullptr;
+    int depth = 0;
+    for (size_t i = offending.getTokenIndex(); i-- > 0;) {
+      antlr4::Token *token = tokens.get(i);
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      const size_t t = token->getType();
+      if (t == PykLexer::NEWLINE || t == PykLexer::INDENT || t == PykLexer::DEDENT)
+        break;
+      if (!previous)
+        previous = token;
+      depth += t == PykLexer::LPAR || t == PykLexer::LSQB || t == PykLexer::LBRACE;
+      depth -= t == PykLexer::RPAR || t == PykLexer::RSQB || t == PykLexer::RBRACE;
+    }
+    // `f(name "text")` is more likely a string prefix typo than a comma.
+    return depth > 0 && previous && endsOperand(previous->getType()) &&
+           !(previous->getType() == PykLexer::NAME && type == PykLexer::STRING);
+  }
+
+  /// Advice for a few mistakes the parser sees as a stray token: '=' in a
+  /// condition, a keyword where a parameter or argument name goes.
+  static std::string commonMistake(antlr4::Parser &parser, const antlr4::Token &offending) {
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    const antlr4::Token *previous = nullptr, *beforePrevious = nullptr, *first = &offending;
+    for (size_t i = offending.getTokenIndex(); i-- > 0;) {
+      antlr4::Token *token = tokens.get(i);
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      const size_t t = token->getType();
+      if (t == PykLexer::NEWLINE || t == PykLexer::INDENT || t == PykLexer::DEDENT)
+        break;
+      if (previous && !beforePrevious)
+        beforePrevious = token;
+      if (!previous)
+        previous = token;
+      first = token;
+    }
+    const size_t type = offending.getType();
+    const size_t firstType = first->getType();
+    if (type == PykLexer::EQUAL &&
+        (firstType == PykLexer::IF || firstType == PykLexer::ELIF || firstType == PykLexer::WHILE))
+      return "invalid syntax at '=': a condition compares with '==', not '='";
+    const std::string text = offending.getText();
+    const bool keyword = type != PykLexer::NAME && !text.empty() &&
+                         std::all_of(text.begin(), text.end(), [](char c) { return c >= 'a' && c <= 'z'; });
+    if (keyword && previous && (previous->getType() == PykLexer::LPAR || previous->getType() == PykLexer::COMMA))
+      return "'" + text + "' is a keyword and cannot be used as a name; choose another name";
+    // min(a: 1.0): a parameter's annotation where a call's keyword goes.
+    if (type == PykLexer::COLON && previous && previous->getType() == PykLexer::NAME && beforePrevious &&
+        (beforePrevious->getType() == PykLexer::LPAR || beforePrevious->getType() == PykLexer::COMMA))
+      return "invalid syntax at ':': a keyword argument is written 'name=value'";
+    return "";
+  }
+
+  /// On the logical line from `start`: the first token that cannot follow
+  /// the one before it (an operand after an operand, ']' right after '[').
+  static const antlr4::Token *firstInvalidToken(antlr4::Parser &parser, const antlr4::Token &start) {
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    const antlr4::Token *previous = &start;
+    for (size_t i = start.getTokenIndex() + 1; i < tokens.size(); ++i) {
+      antlr4::Token *token = tokens.get(i);
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      const size_t type = token->getType();
+      if (type == PykLexer::NEWLINE || type == antlr4::Token::EOF)
+        return nullptr;
+      const bool operand = type == PykLexer::NAME || type == PykLexer::INTEGER || type == PykLexer::FLOAT_NUMBER ||
+                           type == PykLexer::STRING;
+      if (operand && endsOperand(previous->getType()))
+        return token;
+      if (type == PykLexer::RSQB && previous->getType() == PykLexer::LSQB)
+        return token;
+      previous = token;
+    }
+    return nullptr;
+  }
+
   /// Python-style wording instead of ANTLR's "mismatched input ... expecting
   /// {a long set}".
   static std::string describeParserError(const antlr4::Token *offending, const std::string &message) {
@@ -127,6 +288,11 @@ private:
       if (what.find('{') == std::string::npos && what.find(',') == std::string::npos) {
         if (what == "INDENT")
           return found + "; expected an indented block";
+        // Token names are grammar jargon: say what they are.
+        if (what == "NAME")
+          return found + "; expected a name";
+        if (what == "NEWLINE")
+          return found + "; expected the end of the line";
         return found + "; expected " + what;
       }
     }
@@ -137,6 +303,7 @@ private:
   DiagnosticEngine &diags_;
   std::set<size_t> reportedLines_;
   bool sawParserError_ = false;
+  bool sawLexerError_ = false;
 };
 
 /// The lexer and parser over one text, wired to report into `diags`.
@@ -160,6 +327,7 @@ struct ParserPipeline {
       tree = nullptr;
     }
     if (!tree || listener.count != 0) {
+      tokens.fill(); // every lexical error first: they take precedence
       tokens.seek(0);
       parser.reset();
       parser.addErrorListener(&listener);

@@ -78,7 +78,12 @@ void Sema::run() {
   // callee's parameters, and the call graph needs to know the kernels.
   std::vector<bool> signatureChecked;
   for (FunctionInfo &function : info_.functions)
+  {
+    const unsigned errorsBefore = realDiags_.errorCount();
     signatureChecked.push_back(checkSignature(function));
+    if (realDiags_.errorCount() != errorsBefore)
+      signatureErrors_.insert(&function);
+  }
   orderFunctions();
   for (size_t index : info_.definitionOrder) {
     if (realDiags_.limitReached())
@@ -99,6 +104,11 @@ void Sema::checkModuleStatement(Stmt &stmt) {
     return declareConstant(*assign);
   if (auto *unsupported = dyn_cast<UnsupportedStmt>(&stmt)) {
     error(stmt.range()) << unsupportedSyntaxName(unsupported->what) << " are not supported in pyk";
+    // A rejected class or function: its uses stay silent, as a rejected
+    // constant's do.
+    if (!unsupported->boundName.empty() && !moduleScope_.count(unsupported->boundName))
+      addSymbol(moduleScope_, Symbol{SymbolKind::Constant, unsupported->boundName, stmt.range(), types_.errorType(),
+                                     std::nullopt, ScalarKind::Bool, Builtin::None, nullptr, 0});
     return;
   }
   if (auto *exprStmt = dyn_cast<ExprStmt>(&stmt); exprStmt && isa<StringLiteralExpr>(*exprStmt->expr))
@@ -282,6 +292,7 @@ bool Sema::checkSignature(FunctionInfo &function) {
     if (fromAnnotation && fromSignature && fromAnnotation != fromSignature && !fromAnnotation->isError()) {
       error(def.returns->range()) << "'" << def.name << "' is annotated to return " << fromAnnotation->str()
                                   << " but its signature returns " << fromSignature->str();
+      fromAnnotation = types_.errorType(); // which one was meant is unknown: its returns stay silent
     }
     function.returnType = fromAnnotation ? fromAnnotation : fromSignature;
     if (function.returnType && !function.returnType->isScalar() && !function.returnType->isVoid() &&
@@ -306,7 +317,11 @@ void Sema::checkFunction(FunctionInfo &function) {
     hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
                        param->type->scalarKind() == ScalarKind::Float64;
   float64Warnings_.clear();
+  sawRejectedStatement_ = false;
+  const unsigned errorsBefore = realDiags_.errorCount();
   checkBodyToFixpoint(function);
+  if (realDiags_.errorCount() != errorsBefore)
+    bodyErrors_.insert(&function);
   for (const auto &[offset, located] : float64Warnings_)
     warning(located.first) << located.second;
   if (function.kind == FunctionKind::Device)
@@ -317,7 +332,8 @@ void Sema::checkFunction(FunctionInfo &function) {
 void Sema::finishReturnType(FunctionInfo &function) {
   if (!returnTypeDeclared_)
     function.returnType = inferredReturnType_ ? inferredReturnType_ : types_.voidType();
-  if (!function.returnType->isVoid() && !function.returnType->isError() && !flow_.returned) {
+  if (!function.returnType->isVoid() && !function.returnType->isError() && !flow_.returned &&
+      !sawRejectedStatement_) {
     error(function.def->nameRange) << "device function '" << function.def->name << "' returns "
                                    << function.returnType->str()
                                    << " but can reach its end without returning a value; end every path with "
@@ -339,6 +355,32 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::option
   Expr &decorator = *def.decorators.front();
   auto *call = dyn_cast<CallExpr>(&decorator);
   Expr &callee = call ? *call->callee : decorator;
+  // A decorator pyk does not know (@staticmethod, @numba.njit) is one
+  // mistake, whatever its name resolves to.
+  std::string dotted;
+  const Expr *root = &callee;
+  while (auto *attribute = dyn_cast<AttributeExpr>(root)) {
+    dotted = "." + attribute->attribute + dotted;
+    root = attribute->object.get();
+  }
+  auto importsNumba = [&] {
+    for (StmtPtr &stmt : module_.body)
+      if (auto *import = dyn_cast<ImportStmt>(stmt.get()))
+        for (const ImportedName &name : import->names)
+          if (name.asName.empty() && (name.name == "numba" || name.name.rfind("numba.", 0) == 0))
+            return true;
+    return false;
+  };
+  if (auto *rootName = dyn_cast<NameExpr>(root);
+      rootName && !lookup(rootName->name) &&
+      (isUnsupportedPythonBuiltin(rootName->name) || (rootName->name == "numba" && importsNumba()))) {
+    dotted = rootName->name + dotted;
+    if (dotted == "numba.cuda.jit")
+      error(callee.range()) << "write the decorator as '@cuda.jit', with 'from numba import cuda'";
+    else
+      error(callee.range()) << "unknown decorator '@" << dotted << "'; pyk kernels are decorated with @cuda.jit";
+    return false;
+  }
   const Type *type = checkExpr(callee);
   if (type->isError())
     return false;
@@ -367,6 +409,11 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
       diags_ = saved;
       if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
         error(keyword.value->range()) << "option '" << name << "' takes True or False";
+        // device=1: checked as what was meant, so that the rest of the
+        // function raises no kernel-only errors on top of this one.
+        const auto &c = keyword.value->constant;
+        if (name == "device" && (c && c->kind == ConstantValue::Kind::Int ? c->intValue != 0 : function.def->returns != nullptr))
+          function.kind = FunctionKind::Device;
         continue;
       }
       const bool on = keyword.value->constant->boolValue;

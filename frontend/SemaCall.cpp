@@ -23,6 +23,14 @@ using llvm::isa;
 //===----------------------------------------------------------------------===//
 
 const Type *Sema::checkCall(CallExpr &expr) {
+  // max(k for k in range(4)): the generator is the mistake, not the count
+  // of arguments the callee sees.
+  for (ExprPtr &arg : expr.args)
+    if (auto *generator = dyn_cast<UnsupportedExpr>(arg.get());
+        generator && generator->what == UnsupportedSyntax::GeneratorExpression) {
+      checkExpr(*arg);
+      return setType(expr, types_.errorType());
+    }
   // Casts and Python builtins are found by name, before the callee is
   // checked as a value (a type name alone is not one).
   if (auto kind = scalarTypeNamed(*expr.callee)) {
@@ -100,6 +108,8 @@ bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, s
       message << minimum << " argument" << (minimum == 1 ? "" : "s");
     else if (maximum == SIZE_MAX)
       message << minimum << " or more arguments";
+    else if (maximum == minimum + 1)
+      message << minimum << " or " << maximum << " arguments";
     else
       message << minimum << " to " << maximum << " arguments";
     message << ", not " << expr.args.size();
@@ -112,7 +122,14 @@ bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, s
 /// zero, as Python's does).
 const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
   const std::string name = scalarName(to).data();
-  if (!requirePositional(expr, name.c_str(), 1, 1))
+  // Arity errors name the callee as written: int(), not int64().
+  std::string spelled = name;
+  if (auto *callee = dyn_cast<NameExpr>(expr.callee.get()))
+    spelled = callee->name;
+  else if (auto *attribute = dyn_cast<AttributeExpr>(expr.callee.get()))
+    if (auto *module = dyn_cast<NameExpr>(attribute->object.get()))
+      spelled = module->name + "." + attribute->attribute;
+  if (!requirePositional(expr, spelled.c_str(), 1, 1))
     return setType(expr, types_.errorType());
   Expr &value = *expr.args.front();
   const Type *type = checkValue(value);
@@ -252,7 +269,21 @@ const Type *Sema::checkLen(CallExpr &expr) {
 /// giving an int64 (an integer rounds to itself). round(x, ndigits) is not
 /// supported yet.
 const Type *Sema::checkRound(CallExpr &expr) {
-  if (expr.args.size() == 2 && expr.keywords.empty())
+  // round(x, ndigits=2) is Python's round(x, 2).
+  if (expr.args.size() == 1 && expr.keywords.size() == 1 && expr.keywords[0].name == "ndigits") {
+    expr.args.push_back(std::move(expr.keywords[0].value));
+    expr.keywords.clear();
+  }
+  for (KeywordArgument &keyword : expr.keywords) {
+    if (keyword.name == "ndigits")
+      error(keyword.nameRange) << "round() is given ndigits by position and by name; pass it once";
+    else
+      error(keyword.nameRange) << "round() takes only the keyword ndigits, not '" << keyword.name << "'";
+    return setType(expr, types_.errorType());
+  }
+  if (!requirePositional(expr, "round", 1, 2))
+    return setType(expr, types_.errorType());
+  if (expr.args.size() == 2)
     return checkRoundDigits(expr);
   const Type *type = checkOneNumber(expr, "round");
   if (!type)
@@ -315,8 +346,10 @@ const Type *Sema::checkPrint(CallExpr &expr) {
       continue;
     }
     if (auto *text = dyn_cast<StringLiteralExpr>(arg.get())) {
-      error(text->range()) << (text->flavor == StringLiteralExpr::Flavor::Formatted ? "f-strings" : "bytes")
-                           << " are not supported in print(); print the values as separate arguments";
+      if (text->flavor == StringLiteralExpr::Flavor::Formatted)
+        error(text->range()) << "f-strings are not supported in print(); print the values as separate arguments";
+      else
+        error(text->range()) << "bytes are not supported in print(); write a text string literal";
       ok = false;
       continue;
     }
@@ -432,6 +465,8 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
     return setType(expr, types_.errorType());
   bool ok = true;
   if (expr.args.size() != callee->params.size()) {
+    if (signatureErrors_.count(callee)) // def f(*args), def f(a, a): reported there
+      return setType(expr, types_.errorType());
     const size_t count = callee->params.size();
     error(expr.range()) << "'" << name << "' takes " << count << " argument" << (count == 1 ? "" : "s") << " but "
                         << expr.args.size() << (expr.args.size() == 1 ? " was" : " were") << " given";

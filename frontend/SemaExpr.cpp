@@ -23,7 +23,11 @@ const Type *Sema::checkValue(Expr &expr) {
   const Type *type = checkExpr(expr);
   if (!type->isVoid())
     return type;
-  if (isNamespace(expr.builtin))
+  if (expr.builtin == Builtin::ThreadIdx || expr.builtin == Builtin::BlockIdx || expr.builtin == Builtin::BlockDim ||
+      expr.builtin == Builtin::GridDim)
+    error(expr.range()) << describe(expr) << " has three components, not one value; use one of them, as in '"
+                        << builtinName(expr.builtin) << ".x'";
+  else if (isNamespace(expr.builtin))
     error(expr.range()) << describe(expr) << " is a module, not a value";
   else if (expr.builtin != Builtin::None)
     error(expr.range()) << describe(expr) << " is a function; call it";
@@ -73,10 +77,22 @@ const Type *Sema::checkExpr(Expr &expr) {
     return checkCompare(llvm::cast<CompareExpr>(expr));
   case NodeKind::ConditionalExpr:
     return checkConditional(llvm::cast<ConditionalExpr>(expr));
-  case NodeKind::UnsupportedExpr:
-    error(expr.range()) << unsupportedSyntaxName(llvm::cast<UnsupportedExpr>(expr).what)
-                        << " are not supported in kernels";
+  case NodeKind::UnsupportedExpr: {
+    auto &unsupported = llvm::cast<UnsupportedExpr>(expr);
+    if (function_)
+      error(expr.range()) << unsupportedSyntaxName(unsupported.what) << " are not supported in kernels";
+    else // WEIGHTS = [0.25, 0.5]
+      error(expr.range()) << unsupportedSyntaxName(unsupported.what)
+                          << " are not supported in module constants; a module constant is a number or a tuple "
+                             "of numbers, as in 'SHAPE = (16, 16)'";
+    // The name a walrus binds stays silent where it is used.
+    const Symbol *bound = unsupported.boundName.empty() ? nullptr : lookup(unsupported.boundName);
+    if (function_ && !unsupported.boundName.empty() && (!bound || bound->kind == SymbolKind::Local)) {
+      NameExpr target(expr.range(), unsupported.boundName);
+      assignToName(target, types_.errorType(), expr.range());
+    }
     return setType(expr, types_.errorType());
+  }
 #define PYK_AST_STMT(Name) case NodeKind::Name:
 #include "ASTNodes.def"
     break;
@@ -98,6 +114,14 @@ const Type *Sema::checkName(NameExpr &expr) {
       error(expr.range()) << "range() can only be iterated by a 'for' loop";
     else if (isKnownUnimplementedBuiltin(expr.name))
       notSupportedYet(expr.range(), "'" + expr.name + "'");
+    else if (expr.name == "sum")
+      error(expr.range()) << "Python's 'sum' is not supported in kernels; add the elements in a "
+                             "'for i in range(...)' loop";
+    else if (expr.name == "enumerate" || expr.name == "zip" || expr.name == "reversed")
+      error(expr.range()) << "Python's '" << expr.name
+                          << "' is not supported in kernels; loop over range(...) and index the arrays";
+    else if (isUnsupportedPythonBuiltin(expr.name))
+      error(expr.range()) << "Python's '" << expr.name << "' is not supported in kernels";
     else
       error(expr.range()) << "name '" << expr.name << "' is not defined";
     return setType(expr, types_.errorType());
@@ -166,6 +190,19 @@ static const Type *threadIndexType(Builtin builtin, TypeContext &types) {
 }
 
 const Type *Sema::checkAttribute(AttributeExpr &expr) {
+  // cuda.const.array_like: planned, though its namespace is not known.
+  if (auto *namespaceAttribute = dyn_cast<AttributeExpr>(expr.object.get())) {
+    auto *module = dyn_cast<NameExpr>(namespaceAttribute->object.get());
+    const Symbol *symbol = module ? lookup(module->name) : nullptr;
+    if (symbol && symbol->kind == SymbolKind::Builtin && isNamespace(symbol->builtin)) {
+      std::string dotted = std::string(builtinName(symbol->builtin)) + "." + namespaceAttribute->attribute + "." +
+                           expr.attribute;
+      if (isKnownUnimplementedBuiltin(dotted)) {
+        notSupportedYet(expr.range(), "'" + dotted + "'");
+        return setType(expr, types_.errorType());
+      }
+    }
+  }
   const Type *objectType = checkExpr(*expr.object);
   if (objectType->isError())
     return setType(expr, types_.errorType());
@@ -217,6 +254,11 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
   }
   if (isKnownUnimplementedBuiltin(dotted))
     notSupportedYet(expr.range(), "'" + dotted + "'");
+  else if (expr.object->builtin == Builtin::NumpyModule && mathFunction(expr.attribute))
+    error(expr.range()) << "'np." << expr.attribute << "' is not available in pyk kernels; use 'math."
+                        << expr.attribute << "'";
+  else if (expr.object->builtin == Builtin::NumpyModule)
+    error(expr.range()) << "'np." << expr.attribute << "' is not available in pyk kernels";
   else
     error(expr.attributeRange) << "'" << builtinName(expr.object->builtin) << "' has no attribute '"
                                << expr.attribute << "'";
@@ -268,7 +310,16 @@ const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
       continue;
     }
     if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
-      error(index.range()) << "an array index must be an integer, not " << indexType->str();
+      auto *division = dyn_cast<BinaryExpr>(&index);
+      if (division && division->op == BinaryOp::Div) {
+        // x[i / 2]: the fix is '//', not the float32 the promotion
+        // warning would suggest for the same '/'.
+        error(index.range()) << "an array index must be an integer, not " << indexType->str()
+                             << "; '/' always divides to a float: use '//' for integer division";
+        float64Warnings_.erase(division->opRange.begin.offset);
+      } else {
+        error(index.range()) << "an array index must be an integer, not " << indexType->str();
+      }
       ok = false;
       continue;
     }

@@ -306,7 +306,8 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     return setType(expr, types_.errorType());
   }
   if (shared && function_ && function_->kind == FunctionKind::Device) {
-    notSupportedYet(expr.range(), "a shared array in a device function; make it in the kernel and pass it");
+    error(expr.range()) << "shared arrays in device functions are not supported yet; make the array in the kernel "
+                           "and pass it as an argument";
     return setType(expr, types_.errorType());
   }
   if (&expr != arrayDefinitionValue_) {

@@ -245,6 +245,14 @@ private:
   std::set<const Symbol *> warnedGridIndices_;
   /// A parameter of the function is float64 or an array of float64.
   bool hasFloat64Data_ = false;
+  /// The body has a statement pyk rejected ('try', 'with', ...): whether
+  /// every path returns is unknown.
+  bool sawRejectedStatement_ = false;
+  /// Functions whose signature (parameters, return type) or body had
+  /// errors: what their calls would add (the argument count, "this call
+  /// does nothing") may follow from those, so it is not reported.
+  std::set<const FunctionInfo *> signatureErrors_;
+  std::set<const FunctionInfo *> bodyErrors_;
   /// The float64 warnings of every pass over the body, by position: an
   /// early pass sees `acc += i` while acc is still float32, before the
   /// promotion it warns about widens acc to float64.

@@ -61,6 +61,7 @@ void Sema::checkStmt(Stmt &stmt) {
   case NodeKind::UnsupportedStmt:
     error(stmt.range()) << unsupportedSyntaxName(llvm::cast<UnsupportedStmt>(stmt).what)
                         << " are not supported in kernels";
+    sawRejectedStatement_ = true;
     return;
 #define PYK_AST_EXPR(Name) case NodeKind::Name:
 #include "ASTNodes.def"
@@ -132,15 +133,33 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
         assignTo(*element, valueType, valueRange);
       return;
     }
+    // After an error the targets are bound with the error type, so that
+    // their uses stay silent: one mistake, one error.
+    auto bindAfterError = [&] {
+      for (ExprPtr &element : tuple->elements)
+        if (isa<NameExpr, TupleExpr>(*element))
+          assignTo(*element, types_.errorType(), valueRange);
+    };
+    for (ExprPtr &element : tuple->elements) {
+      if (auto *starred = dyn_cast<UnsupportedExpr>(element.get());
+          starred && starred->what == UnsupportedSyntax::Starred) {
+        error(element->range()) << "starred assignment targets ('*x') are not supported in kernels; "
+                                   "unpack into one name per value";
+        bindAfterError();
+        return;
+      }
+    }
     if (!valueType->isTuple()) {
       error(valueRange) << "cannot unpack a value of type " << valueType->str() << " into "
                         << tuple->elements.size() << " targets";
+      bindAfterError();
       return;
     }
     if (valueType->elements().size() != tuple->elements.size()) {
       const size_t count = valueType->elements().size();
       error(valueRange) << "cannot unpack " << count << " value" << (count == 1 ? "" : "s") << " into "
                         << tuple->elements.size() << " targets";
+      bindAfterError();
       return;
     }
     for (size_t i = 0; i < tuple->elements.size(); ++i)
@@ -152,7 +171,8 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
     return;
   }
   if (auto *starred = dyn_cast<UnsupportedExpr>(&target); starred && starred->what == UnsupportedSyntax::Starred) {
-    error(target.range()) << "starred assignment targets ('*x') are not supported in kernels";
+    error(target.range()) << "starred assignment targets ('*x') are not supported in kernels; "
+                             "unpack into one name per value";
     return;
   }
   error(target.range()) << "cannot assign to this expression";
@@ -217,6 +237,18 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       symbol->type = types_.errorType();
     return;
   }
+  // `y = x` of an array parameter: reported on every round of the
+  // fixpoint, while the local's uses stay silent (its error type).
+  if (valueType->isArray() && !pendingArray_ && !(symbol->type && symbol->type->isArray())) {
+    if (symbol->type && !symbol->type->isError())
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                        << "', which holds " << symbol->type->str();
+    else
+      notSupportedYet(valueRange, "assigning an array to a local variable");
+    if (!symbol->type)
+      symbol->type = types_.errorType();
+    return;
+  }
   if (symbol->type && symbol->type->isError())
     return;
   if (valueType->isTuple() || (symbol->type && symbol->type->isTuple()))
@@ -246,10 +278,7 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     return;
   }
   if (!valueType->isScalar()) {
-    if (valueType->isArray())
-      notSupportedYet(valueRange, "assigning an array to a local variable");
-    else
-      error(valueRange) << "this expression has no value to assign";
+    error(valueRange) << "this expression has no value to assign";
     return;
   }
   if (symbol->typeDeclared) {
@@ -269,9 +298,15 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
                       << "', which holds " << symbol->type->str();
     const std::string typeName = valueType->str();
     const char *article = typeName.front() == 'i' || typeName.front() == 'u' ? "an " : "a ";
-    note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it " << article << typeName
-                             << " there (e.g. '" << target.name << " = "
-                             << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
+    // Widening helps only where the first value would then fit too
+    // (not uint64 and int64, which have no common integer type).
+    if (valueType->isScalar() && unifyLocalType(valueType, symbol->type) == valueType)
+      note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it " << article
+                               << typeName << " there (e.g. '" << target.name << " = "
+                               << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
+    else
+      note(symbol->definition) << "'" << target.name << "' is first assigned here, as " << symbol->type->str()
+                               << "; convert the values to one type, e.g. with " << symbol->type->str() << "(...)";
     return;
   }
   if (unified != symbol->type) {
@@ -428,6 +463,8 @@ void Sema::checkFor(ForStmt &stmt) {
   FlowState before = flow_;
   if (target && rangeOk)
     assignToName(*target, stmt.inductionType, stmt.target->range());
+  else if (isa<NameExpr, TupleExpr>(*stmt.target))
+    assignTo(*stmt.target, types_.errorType(), stmt.target->range()); // its uses stay silent
   ++loopDepth_;
   checkBlock(stmt.body);
   --loopDepth_;
@@ -505,8 +542,12 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
 void Sema::checkAssert(AssertStmt &stmt) {
   checkValue(*stmt.condition);
   requireBool(*stmt.condition, "an 'assert' condition");
-  if (stmt.message && !isa<StringLiteralExpr>(*stmt.message))
+  auto *text = stmt.message ? dyn_cast<StringLiteralExpr>(stmt.message.get()) : nullptr;
+  if (stmt.message && !text)
     error(stmt.message->range()) << "an assert's message must be a string literal";
+  else if (text && text->flavor != StringLiteralExpr::Flavor::Text)
+    error(text->range()) << (text->flavor == StringLiteralExpr::Flavor::Formatted ? "f-strings" : "bytes")
+                         << " are not supported as an assert's message; write a plain string literal";
 }
 
 bool Sema::checkRange(ForStmt &stmt) {
@@ -514,7 +555,9 @@ bool Sema::checkRange(ForStmt &stmt) {
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
   if (!callee || callee->name != "range" || lookup("range")) {
     error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
-    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable))
+    // enumerate(x), zip(a, b): the error above says it all.
+    auto *unknownCallee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
+    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable) && !(unknownCallee && !lookup(unknownCallee->name)))
       checkExpr(*stmt.iterable);
     return false;
   }
@@ -594,11 +637,16 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
     return;
   const std::string &name = function_->def->name;
   if (!type->isScalar()) {
+    if (returnTypeDeclared_ && function_->returnType->isError())
+      return; // the annotation's error says it
     if (type->isTuple())
       notSupportedYet(stmt.value->range(), "returning a tuple from a device function");
     else
       error(stmt.value->range()) << "a device function returns a scalar, not " << type->str()
                                  << "; write arrays through a parameter instead";
+    // Its calls have no type to check against: they stay silent.
+    if (!returnTypeDeclared_)
+      inferredReturnType_ = types_.errorType();
     return;
   }
   if (returnTypeDeclared_) {
@@ -626,6 +674,8 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
   }
   // Unlike a local's, the order of the returns does not matter: the type
   // is the NumPy promotion of all of them (int64 and float64: float64).
+  if (inferredReturnType_ && inferredReturnType_->isError())
+    return;
   inferredReturnType_ =
       inferredReturnType_ ? types_.scalar(promoteTyped(inferredReturnType_->scalarKind(), type->scalarKind())) : type;
 }
@@ -642,7 +692,8 @@ void Sema::checkExprStmt(ExprStmt &stmt) {
   if (call && call->calleeDef) {
     // A device function may be called for its effects alone.
     const FunctionInfo *callee = info_.infoFor(call->calleeDef);
-    if (callee && !callee->hasSideEffects && !type->isError())
+    if (callee && !callee->hasSideEffects && !type->isError() && !bodyErrors_.count(callee) &&
+        !signatureErrors_.count(callee))
       warning(stmt.range()) << "this call does nothing: '" << call->calleeDef->name
                             << "' writes no array and prints nothing" << (type->isVoid() ? "" : ", and its value is unused");
     return;

@@ -20,6 +20,7 @@
 
 #include "PykLexer.h"
 
+#include <cctype>
 #include <cstdint>
 #include <cstdio>
 
@@ -96,6 +97,14 @@ bool isNonPrintable(std::uint32_t c) {
          (c >= 0xFFF9 && c <= 0xFFFB) || c > 0x10FFFF;
 }
 
+/// A letter Python would accept in a name, for the common scripts (Latin,
+/// Greek, Cyrillic, CJK, kana, Hangul); an approximation of XID_Start.
+bool isNonAsciiLetter(std::uint32_t c) {
+  return (c >= 0xC0 && c <= 0x24F && c != 0xD7 && c != 0xF7) || (c >= 0x370 && c <= 0x3FF && c != 0x37E) ||
+         (c >= 0x400 && c <= 0x52F) || (c >= 0x3040 && c <= 0x30FF) || (c >= 0x4E00 && c <= 0x9FFF) ||
+         (c >= 0xAC00 && c <= 0xD7AF);
+}
+
 std::string invalidCharacterMessage(const std::string &text) {
   const std::uint32_t c = firstCodePoint(text);
   char code[16];
@@ -149,6 +158,7 @@ void PykLexerBase::clearState() {
   indentLimitReported_ = false;
   lineJoiningPending_ = false;
   sawAnyToken_ = false;
+  reportedNonAsciiName_ = false;
   bracketDepth_ = 0;
   nesting_.assign(1, NestingLevel{});
   nestingTotal_ = 0;
@@ -199,11 +209,25 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
   case PykLexer::ERRORCHAR:
     if (firstInFile && firstCodePoint(tok->getText()) == 0xFEFF)
       return;
-    reportAt(*tok, invalidCharacterMessage(tok->getText()));
+    if (isNonAsciiLetter(firstCodePoint(tok->getText()))) {
+      // Python allows 'é' in names; pyk does not. Once per file: every
+      // use of the name would say it again.
+      if (!reportedNonAsciiName_)
+        reportAt(*tok, "non-ASCII letter '" + tok->getText() + "' in a name: pyk names use ASCII letters, digits "
+                                                                 "and '_' only");
+      reportedNonAsciiName_ = true;
+    } else {
+      reportAt(*tok, invalidCharacterMessage(tok->getText()));
+    }
     indentFrozen_ = true;
     return;
   case PykLexer::STRING:
     countLoneCarriageReturns(*tok);
+    break;
+  case PykLexer::INTEGER:
+  case PykLexer::FLOAT_NUMBER:
+  case PykLexer::IMAG_NUMBER:
+    checkNumberEnd(*tok);
     break;
   case PykLexer::UNTERMINATED_STRING:
     countLoneCarriageReturns(*tok);
@@ -224,6 +248,60 @@ void PykLexerBase::processRawToken(std::unique_ptr<antlr4::Token> tok) {
     break;
   }
   processSignificant(std::move(tok));
+}
+
+static bool isNameChar(std::size_t c) {
+  return c < 0x80 && (std::isalnum(static_cast<int>(c)) || c == '_');
+}
+
+/// A number must not run into a name or digit it cannot hold (`0b102`,
+/// `0xFG`, `1__000`, `1.5f`, `12abc`): Python reports an invalid literal
+/// there, not the syntax error the split tokens would give. The rest of the
+/// would-be literal is consumed, so that nothing else is reported for it.
+void PykLexerBase::checkNumberEnd(const antlr4::Token &number) {
+  antlr4::CharStream &input = *_input;
+  const std::size_t next = input.LA(1);
+  if (!isNameChar(next))
+    return;
+  // `1if x else 2`: Python allows these keywords right after a number.
+  std::string ahead;
+  for (ssize_t i = 1; i <= 4 && isNameChar(input.LA(i)); ++i)
+    ahead += static_cast<char>(input.LA(i));
+  for (const char *keyword : {"and", "else", "for", "if", "in", "is", "not", "or"})
+    if (ahead.rfind(keyword, 0) == 0)
+      return;
+  const std::string text = number.getText();
+  const char prefix = text.size() > 1 && text[0] == '0' ? static_cast<char>(std::tolower(text[1])) : 0;
+  const bool zero = text.find_first_not_of("0_") == std::string::npos;
+  const char following = static_cast<char>(std::tolower(static_cast<int>(next)));
+  const bool digit = std::isdigit(static_cast<int>(next)) != 0;
+  std::size_t column = number.getCharPositionInLine();
+  std::string message;
+  auto baseName = [](char base) { return base == 'x' ? "hexadecimal" : base == 'o' ? "octal" : "binary"; };
+  if (number.getType() == PykLexer::IMAG_NUMBER) {
+    message = "invalid imaginary literal";
+  } else if (prefix == 'x' || prefix == 'o' || prefix == 'b') {
+    if (digit && prefix != 'x') {
+      message = std::string("invalid digit '") + static_cast<char>(next) + "' in " + baseName(prefix) + " literal";
+      column += text.size();
+    } else {
+      message = std::string("invalid ") + baseName(prefix) + " literal";
+    }
+  } else if (zero && number.getType() == PykLexer::INTEGER && (following == 'x' || following == 'o' || following == 'b')) {
+    message = std::string("invalid ") + baseName(following) + " literal";
+  } else if (zero && number.getType() == PykLexer::INTEGER && next == '_' &&
+             std::isdigit(static_cast<int>(input.LA(2)))) {
+    message = "leading zeros in decimal integer literals are not permitted; use an 0o prefix for octal integers";
+  } else {
+    message = "invalid decimal literal";
+  }
+  reportError(number.getLine(), column, message);
+  std::size_t consumed = 0;
+  while (isNameChar(input.LA(1))) {
+    input.consume();
+    ++consumed;
+  }
+  setCharPositionInLine(getCharPositionInLine() + consumed);
 }
 
 void PykLexerBase::countLoneCarriageReturns(const antlr4::Token &tok) {
@@ -256,7 +334,9 @@ void PykLexerBase::countLoneCarriageReturns(const antlr4::Token &tok) {
 void PykLexerBase::processEof(std::unique_ptr<antlr4::Token> eof) {
   if (lineJoiningPending_)
     reportAt(*eof, "unexpected end of file after line continuation character");
-  if (bracketDepth_ > 0 && !droppingLine_ && !openBrackets_.empty()) {
+  // After another lexical error (an unterminated string swallowing the
+  // closing bracket) the open bracket is a follow-on.
+  if (bracketDepth_ > 0 && !droppingLine_ && !openBrackets_.empty() && errorCount_ == 0) {
     const OpenBracket &open = openBrackets_.back();
     const char *name = open.tokenType == PykLexer::LPAR ? "'('" : open.tokenType == PykLexer::LSQB ? "'['" : "'{'";
     reportError(open.line, open.column, std::string(name) + " was never closed");
@@ -365,6 +445,19 @@ void PykLexerBase::trackBrackets(const antlr4::Token &tok, bool record) {
     return;
   }
   if (isClosingBracket(tokenType) && bracketDepth_ > 0) {
+    if (record && openBrackets_.size() == bracketDepth_) {
+      const OpenBracket &open = openBrackets_.back();
+      const std::size_t expected = open.tokenType == PykLexer::LPAR   ? PykLexer::RPAR
+                                   : open.tokenType == PykLexer::LSQB ? PykLexer::RSQB
+                                                                      : PykLexer::RBRACE;
+      if (tokenType != expected) {
+        const char *opening = open.tokenType == PykLexer::LPAR ? "'('" : open.tokenType == PykLexer::LSQB ? "'['" : "'{'";
+        std::string message = "closing parenthesis '" + tok.getText() + "' does not match opening parenthesis " + opening;
+        if (open.line != tok.getLine())
+          message += " on line " + std::to_string(open.line);
+        reportAt(tok, message);
+      }
+    }
     --bracketDepth_;
     if (record && openBrackets_.size() > bracketDepth_)
       openBrackets_.pop_back();

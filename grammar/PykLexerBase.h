@@ -130,6 +130,7 @@ private:
   void clearState();
   void processRawToken(std::unique_ptr<antlr4::Token> tok);
   void countLoneCarriageReturns(const antlr4::Token &tok);
+  void checkNumberEnd(const antlr4::Token &number);
   void processEof(std::unique_ptr<antlr4::Token> eof);
   void processNewline(std::unique_ptr<antlr4::Token> newline);
   void processSignificant(std::unique_ptr<antlr4::Token> tok);
@@ -157,6 +158,7 @@ private:
   bool indentLimitReported_ = false;
   bool lineJoiningPending_ = false; ///< A backslash continuation awaits a token.
   bool sawAnyToken_ = false;        ///< For the byte order mark.
+  bool reportedNonAsciiName_ = false; ///< Said once per file: names are ASCII.
   std::size_t bracketDepth_ = 0;
   std::vector<NestingLevel> nesting_; ///< One per open bracket, plus the line.
   std::size_t nestingTotal_ = 0;      ///< Sum of the levels' totals.
