@@ -9,6 +9,9 @@
 //   --emit=host    LLVM IR for NVPTX, libdevice, optimisation, PTX (all of
 //                  --emit=ptx), then LLVM IR, optimisation and an object
 //                  for the CPU device, and the C++ launch functions
+// The options pykc takes besides --emit (-O0..3, --arch, --lineinfo,
+// --no-line-directives) are chosen from a hash of the input, so each input
+// always compiles the same way and the corpus covers them all.
 // (--emit=cubin runs ptxas, an external process, and is left out.) The
 // diagnostics are printed, into a string, as pykc prints them, and checked
 // against the input's `# expected-error {{...}}` comments as
@@ -26,6 +29,7 @@
 #include "DiagnosticVerifier.h"
 #include "Diagnostics.h"
 #include "Driver.h"
+#include "NVPTXTarget.h"
 #include "SourceFile.h"
 
 #include "llvm/Support/raw_ostream.h"
@@ -35,8 +39,10 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace {
 
@@ -65,19 +71,33 @@ const char *emitName(EmitKind kind) {
   return "?";
 }
 
-[[noreturn]] void finding(EmitKind kind, const std::string &what, const std::string &diagnostics) {
-  std::fprintf(stderr, "pyk fuzz finding with --emit=%s: %s\n%s\n", emitName(kind), what.c_str(),
-               diagnostics.c_str());
+[[noreturn]] void finding(const pyk::driver::Options &options, const std::string &what,
+                          const std::string &diagnostics) {
+  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s: %s\n%s\n", emitName(options.emit),
+               options.optLevel, options.arch.c_str(), options.lineInfo ? " --lineinfo" : "",
+               options.lineDirectives ? "" : " --no-line-directives", what.c_str(), diagnostics.c_str());
   std::abort();
+}
+
+/// pykc's options for this input, from a hash of it.
+pyk::driver::Options optionsFor(const pyk::SourceFile &file) {
+  std::size_t hash = std::hash<std::string_view>{}(file.text());
+  const auto &architectures = pyk::llvmgen::supportedArchitectures();
+  pyk::driver::Options options;
+  options.optLevel = static_cast<unsigned>(hash % 4);
+  options.lineInfo = (hash >> 2) & 1;
+  options.lineDirectives = (hash >> 3) & 1;
+  options.arch = architectures[(hash >> 4) % architectures.size()];
+  options.compilerVersion = "fuzz";
+  options.baseName = "fuzz";
+  return options;
 }
 
 /// Compiles `file` as pykc --emit=`kind` would; aborts on a finding.
 /// Returns whether the compilation succeeded.
 bool compileOnce(const pyk::SourceFile &file, EmitKind kind) {
-  pyk::driver::Options options;
+  pyk::driver::Options options = optionsFor(file);
   options.emit = kind;
-  options.compilerVersion = "fuzz";
-  options.baseName = "fuzz";
   pyk::DiagnosticEngine diags(file);
   pyk::driver::Result result;
   // pykc's stack (pykc.cpp): the frontend bounds the recursion depth with
@@ -98,16 +118,16 @@ bool compileOnce(const pyk::SourceFile &file, EmitKind kind) {
   os.flush();
 
   if (result.status == Status::InternalError)
-    finding(kind, "internal compiler error: " + result.internalError, printed);
+    finding(options, "internal compiler error: " + result.internalError, printed);
   if (result.status == Status::CompileError && !diags.hasErrors())
-    finding(kind, "the compilation failed without an error diagnostic", printed);
+    finding(options, "the compilation failed without an error diagnostic", printed);
   if (result.status == Status::Success && diags.hasErrors())
-    finding(kind, "the compilation succeeded with error diagnostics", printed);
+    finding(options, "the compilation succeeded with error diagnostics", printed);
   if (result.status == Status::Success && kind != EmitKind::Host && kind != EmitKind::Tokens &&
       result.output.empty())
-    finding(kind, "the compilation succeeded with no output", printed);
+    finding(options, "the compilation succeeded with no output", printed);
   if (result.status == Status::Success && kind == EmitKind::Host && result.files.size() != 3)
-    finding(kind, "--emit=host succeeded without its three files", printed);
+    finding(options, "--emit=host succeeded without its three files", printed);
   return result.status == Status::Success;
 }
 
