@@ -179,11 +179,14 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
   if (options.emit == EmitKind::Host && options.embeddedPtx)
     return emitHostFiles(module, options, diags, *options.embeddedPtx, std::move(result));
   if (options.emit == EmitKind::Cuda) {
-    StageTimer timer(result.times, "CUDA C++ emission");
-    cuda::CudaEmitOptions cudaOptions;
-    cudaOptions.compilerVersion = options.compilerVersion;
-    cudaOptions.lineDirectives = options.lineDirectives;
-    cuda::emitCuda(module, cudaOptions, out);
+    {
+      // Its own scope: the time is recorded before `result` is returned.
+      StageTimer timer(result.times, "CUDA C++ emission");
+      cuda::CudaEmitOptions cudaOptions;
+      cudaOptions.compilerVersion = options.compilerVersion;
+      cudaOptions.lineDirectives = options.lineDirectives;
+      cuda::emitCuda(module, cudaOptions, out);
+    }
     return result;
   }
 
@@ -204,8 +207,7 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
   }
   if (options.emit == EmitKind::Host)
     return emitHostFiles(module, options, diags, std::move(*ptx), std::move(result));
-  StageTimer timer(result.times, "ptxas");
-  llvm::Expected<std::string> cubin = llvmgen::assembleCubin(*ptx, arch);
+  llvm::Expected<std::string> cubin = timed(result.times, "ptxas", [&] { return llvmgen::assembleCubin(*ptx, arch); });
   if (!cubin) {
     diags.error(SourceRange()) << llvm::toString(cubin.takeError());
     result.status = Status::CompileError;

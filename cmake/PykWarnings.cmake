@@ -3,5 +3,7 @@
 function(pyk_enable_warnings target)
   target_compile_options(${target} PRIVATE
     -Wall -Wextra -Wpedantic -Werror
-    -Wshadow=local -Wnon-virtual-dtor -Wimplicit-fallthrough -Wswitch)
+    -Wnon-virtual-dtor -Wimplicit-fallthrough -Wswitch
+    # Locals that shadow locals (clang's spelling has no '=local').
+    $<IF:$<CXX_COMPILER_ID:Clang>,-Wshadow,-Wshadow=local>)
 endfunction()

@@ -9,6 +9,7 @@
 #include "SemaImpl.h"
 
 #include "llvm/Support/Casting.h"
+#include "llvm/Support/MathExtras.h"
 
 namespace pyk::sema {
 
@@ -296,11 +297,13 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     error(shapeArg->range()) << name << "() makes arrays of 1 to 3 dimensions, not " << shape.size();
     return setType(expr, types_.errorType());
   }
+  // Saturating: extents within int64 can still multiply past 2^64 bytes.
   uint64_t bytes = dynamic ? 0 : byteWidth(*element);
   for (int64_t extent : shape)
-    bytes = extent > int64_t(1) << 40 ? UINT64_MAX : bytes * static_cast<uint64_t>(extent);
+    bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(extent));
   if (bytes > (shared ? maxStaticSharedBytes : maxLocalBytes)) {
-    error(shapeArg->range()) << "this " << (shared ? "shared" : "local") << " array takes " << bytes
+    error(shapeArg->range()) << "this " << (shared ? "shared" : "local") << " array takes "
+                             << (bytes == UINT64_MAX ? "at least " : "") << bytes
                              << " bytes; CUDA allows " << (shared ? "48 KiB of static shared memory per block"
                                                                   : "512 KiB of local memory per thread");
     return setType(expr, types_.errorType());

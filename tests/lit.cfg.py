@@ -19,3 +19,7 @@ llvm_bin = config.llvm_tools_dir
 config.substitutions.append(("FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("not ", os.path.join(llvm_bin, "not") + " "))
 config.environment["PATH"] = os.pathsep.join([llvm_bin, config.environment.get("PATH", os.environ["PATH"])])
+# The sanitised build (PYK_SANITIZE): tests that measure time say
+# "UNSUPPORTED: asan".
+if config.pyk_sanitize:
+    config.available_features.add("asan")

@@ -53,7 +53,7 @@ class FunctionEmitter {
 public:
   FunctionEmitter(const Function &f, const Module &m, const CudaEmitOptions &options, llvm::raw_ostream &os,
                   std::set<Helper> &helpers)
-      : function_(f), module_(m), options_(options), os_(os), helpers_(helpers), names_(f.variables()),
+      : function_(f), options_(options), os_(os), helpers_(helpers), names_(f.variables()),
         quotedPath_(escapeForString(m.sourceName)) {}
 
   void emit() {
@@ -677,7 +677,6 @@ private:
   }
 
   const Function &function_;
-  const Module &module_;
   const CudaEmitOptions &options_;
   llvm::raw_ostream &os_;
   std::set<Helper> &helpers_;

@@ -49,6 +49,12 @@ import cases as case_specs
 
 TESTS_DIR = Path(__file__).resolve().parent.parent
 
+# In the sanitised build this process runs with the ASan runtime in
+# LD_PRELOAD, for the instrumented shim it loads; pykc and the C++ compiler
+# are programs of their own (pykc has its ASan runtime linked in) and run
+# without it.
+CHILD_ENV = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
+
 # The element types of the generated launch functions' parameters.
 CPP_TYPES = {
     "bool": np.bool_,
@@ -113,10 +119,11 @@ class PykFile:
         stem = pyk_path.name[: -len(".pyk")]
         out_dir = work_dir / pyk_path.parent.name / stem
         out_dir.mkdir(parents=True, exist_ok=True)
-        subprocess.run([pykc, str(pyk_path), "--emit=host", "-o", str(out_dir)], check=True)
+        subprocess.run([pykc, str(pyk_path), "--emit=host", "-o", str(out_dir)], check=True, env=CHILD_ENV)
         library = out_dir / f"{stem}.so"
         # The entries call the C math library.
-        subprocess.run([cxx, "-shared", "-o", str(library), str(out_dir / f"{stem}.pyk.cpu.o"), "-lm"], check=True)
+        subprocess.run([cxx, "-shared", "-o", str(library), str(out_dir / f"{stem}.pyk.cpu.o"), "-lm"], check=True,
+                       env=CHILD_ENV)
         self.library = ctypes.CDLL(str(library))
         self.signatures = self._parse_header((out_dir / f"{stem}.pyk.h").read_text())
         self.arg_sizes = self._parse_kernel_infos((out_dir / f"{stem}.pyk.cpp").read_text())

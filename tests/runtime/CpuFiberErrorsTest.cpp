@@ -36,11 +36,19 @@ constexpr std::uint32_t fullMask = 0xffffffffu;
 #if __has_feature(thread_sanitizer)
 #define PYK_TEST_TSAN 1
 #endif
+#if __has_feature(address_sanitizer)
+#define PYK_TEST_ASAN 1
+#endif
 #endif
 #if defined(__SANITIZE_THREAD__) || defined(PYK_TEST_TSAN)
 constexpr bool underThreadSanitizer = true;
 #else
 constexpr bool underThreadSanitizer = false;
+#endif
+#if defined(__SANITIZE_ADDRESS__) || defined(PYK_TEST_ASAN)
+constexpr bool underAddressSanitizer = true;
+#else
+constexpr bool underAddressSanitizer = false;
 #endif
 
 /// Runs `body`; ends the test program, saying why, if it has not returned
@@ -421,6 +429,9 @@ void runOutOfStacks() {
 TEST(CpuFiberStackDeathTest, RunningOutOfStacksIsAnErrorAndTheRuntimeGoesOn) {
   if (underThreadSanitizer)
     GTEST_SKIP() << "ThreadSanitizer maps memory of its own for each fiber, and runs out first";
+  if (underAddressSanitizer)
+    GTEST_SKIP() << "AddressSanitizer maps memory of its own (its thread bookkeeping) while the address space is at "
+                    "the limit, and dies of it first";
   GTEST_FLAG_SET(death_test_style, "threadsafe");
   EXPECT_EXIT(runOutOfStacks(), testing::ExitedWithCode(0),
               "pyk: cannot map a fiber stack of 65536 bytes for the CPU device: Cannot allocate memory; each thread "
