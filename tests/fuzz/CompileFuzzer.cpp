@@ -10,8 +10,9 @@
 //                  --emit=ptx), then LLVM IR, optimisation and an object
 //                  for the CPU device, and the C++ launch functions
 // The options pykc takes besides --emit (-O0..3, --arch, --lineinfo,
-// --no-line-directives) are chosen from a hash of the input, so each input
-// always compiles the same way and the corpus covers them all.
+// --no-line-directives, --checked with --remarks) are chosen from a hash of
+// the input, so each input always compiles the same way and the corpus
+// covers them all.
 // (--emit=cubin runs ptxas, an external process, and is left out.) The
 // diagnostics are printed, into a string, as pykc prints them, and checked
 // against the input's `# expected-error {{...}}` comments as
@@ -73,9 +74,10 @@ const char *emitName(EmitKind kind) {
 
 [[noreturn]] void finding(const pyk::driver::Options &options, const std::string &what,
                           const std::string &diagnostics) {
-  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s: %s\n%s\n", emitName(options.emit),
+  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s%s: %s\n%s\n", emitName(options.emit),
                options.optLevel, options.arch.c_str(), options.lineInfo ? " --lineinfo" : "",
-               options.lineDirectives ? "" : " --no-line-directives", what.c_str(), diagnostics.c_str());
+               options.lineDirectives ? "" : " --no-line-directives", options.checked ? " --checked --remarks" : "",
+               what.c_str(), diagnostics.c_str());
   std::abort();
 }
 
@@ -88,6 +90,7 @@ pyk::driver::Options optionsFor(const pyk::SourceFile &file) {
   options.lineInfo = (hash >> 2) & 1;
   options.lineDirectives = (hash >> 3) & 1;
   options.arch = architectures[(hash >> 4) % architectures.size()];
+  options.checked = options.remarks = (hash >> 8) & 1;
   options.compilerVersion = "fuzz";
   options.baseName = "fuzz";
   return options;
