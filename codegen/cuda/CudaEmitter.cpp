@@ -20,6 +20,7 @@
 #include <cstdlib>
 #include <functional>
 #include <set>
+#include <unordered_map>
 
 namespace pyk::cuda {
 namespace {
@@ -178,23 +179,27 @@ private:
   /// Whether `var`, declared by the statement being emitted, is read by a
   /// later statement of the same block (nested ones included).
   bool readLater(const Variable *var) const {
-    bool read = false;
-    std::function<void(const Expr &)> visit = [&](const Expr &e) {
-      if (auto *ref = llvm::dyn_cast<VarRef>(&e); ref && ref->var == var)
-        read = true;
-      forEachOperand(e, visit);
-    };
-    const StmtList &block = *blocks_.back().first;
-    for (size_t i = blocks_.back().second + 1; i < block.size() && !read; ++i)
-      forEachExpr(*block[i], visit);
-    return read;
+    const BlockState &block = blocks_.back();
+    auto last = block.lastRead.find(var);
+    return last != block.lastRead.end() && last->second > block.current;
   }
 
   // --- Statements -----------------------------------------------------------
   void block(const StmtList &body, unsigned depth) {
-    blocks_.emplace_back(&body, 0);
+    // Where each variable is last read, once per block: asking each
+    // declaration to search the rest of the block is quadratic.
+    BlockState &state = blocks_.emplace_back();
+    std::function<void(const Expr &)> visit;
+    size_t index = 0;
+    visit = [&](const Expr &e) {
+      if (auto *ref = llvm::dyn_cast<VarRef>(&e))
+        state.lastRead[ref->var] = index;
+      forEachOperand(e, visit);
+    };
+    for (index = 0; index < body.size(); ++index)
+      forEachExpr(*body[index], visit);
     for (size_t i = 0; i < body.size(); ++i) {
-      blocks_.back().second = i;
+      blocks_.back().current = i;
       stmt(*body[i], depth);
     }
     blocks_.pop_back();
@@ -682,8 +687,14 @@ private:
   std::set<Helper> &helpers_;
   NameTable names_;
   std::string quotedPath_;
-  /// The blocks being emitted and the index of the statement in each.
-  std::vector<std::pair<const StmtList *, size_t>> blocks_;
+  /// The blocks being emitted, innermost last: the statement being emitted
+  /// and, per variable, the last statement (nested ones included) that
+  /// reads it.
+  struct BlockState {
+    size_t current = 0;
+    std::unordered_map<const Variable *, size_t> lastRead;
+  };
+  std::vector<BlockState> blocks_;
 };
 
 } // namespace
