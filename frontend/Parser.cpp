@@ -16,6 +16,7 @@
 
 #include <algorithm>
 #include <set>
+#include <vector>
 
 namespace pyk {
 
@@ -174,6 +175,22 @@ private:
     }
   }
 
+  /// The tokens of `offending`'s logical line before it, nearest first.
+  static std::vector<const antlr4::Token *> lineBefore(antlr4::Parser &parser, const antlr4::Token &offending) {
+    antlr4::TokenStream &tokens = *parser.getTokenStream();
+    std::vector<const antlr4::Token *> before;
+    for (size_t i = offending.getTokenIndex(); i-- > 0;) {
+      const antlr4::Token *token = tokens.get(i);
+      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
+        continue;
+      const size_t type = token->getType();
+      if (type == PykLexer::NEWLINE || type == PykLexer::INDENT || type == PykLexer::DEDENT)
+        break;
+      before.push_back(token);
+    }
+    return before;
+  }
+
   /// `max(a b)`, `def f(x: int32 y: int32)`: inside brackets, an operand
   /// right after another one, where Python asks whether a comma is missing.
   static bool isMissingComma(antlr4::Parser &parser, const antlr4::Token &offending) {
@@ -181,18 +198,11 @@ private:
     if (type != PykLexer::NAME && type != PykLexer::INTEGER && type != PykLexer::FLOAT_NUMBER &&
         type != PykLexer::STRING)
       return false;
-    antlr4::TokenStream &tokens = *parser.getTokenStream();
-    const antlr4::Token *previous = nullptr;
+    const std::vector<const antlr4::Token *> before = lineBefore(parser, offending);
+    const antlr4::Token *previous = before.empty() ? nullptr : before.front();
     int depth = 0;
-    for (size_t i = offending.getTokenIndex(); i-- > 0;) {
-      antlr4::Token *token = tokens.get(i);
-      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
-        continue;
+    for (const antlr4::Token *token : before) {
       const size_t t = token->getType();
-      if (t == PykLexer::NEWLINE || t == PykLexer::INDENT || t == PykLexer::DEDENT)
-        break;
-      if (!previous)
-        previous = token;
       depth += t == PykLexer::LPAR || t == PykLexer::LSQB || t == PykLexer::LBRACE;
       depth -= t == PykLexer::RPAR || t == PykLexer::RSQB || t == PykLexer::RBRACE;
     }
@@ -204,21 +214,10 @@ private:
   /// Advice for a few mistakes the parser sees as a stray token: '=' in a
   /// condition, a keyword where a parameter or argument name goes.
   static std::string commonMistake(antlr4::Parser &parser, const antlr4::Token &offending) {
-    antlr4::TokenStream &tokens = *parser.getTokenStream();
-    const antlr4::Token *previous = nullptr, *beforePrevious = nullptr, *first = &offending;
-    for (size_t i = offending.getTokenIndex(); i-- > 0;) {
-      antlr4::Token *token = tokens.get(i);
-      if (token->getChannel() != antlr4::Token::DEFAULT_CHANNEL)
-        continue;
-      const size_t t = token->getType();
-      if (t == PykLexer::NEWLINE || t == PykLexer::INDENT || t == PykLexer::DEDENT)
-        break;
-      if (previous && !beforePrevious)
-        beforePrevious = token;
-      if (!previous)
-        previous = token;
-      first = token;
-    }
+    const std::vector<const antlr4::Token *> before = lineBefore(parser, offending);
+    const antlr4::Token *previous = before.size() > 0 ? before[0] : nullptr;
+    const antlr4::Token *beforePrevious = before.size() > 1 ? before[1] : nullptr;
+    const antlr4::Token *first = before.empty() ? &offending : before.back();
     const size_t type = offending.getType();
     const size_t firstType = first->getType();
     if (type == PykLexer::EQUAL &&
