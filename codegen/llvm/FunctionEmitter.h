@@ -1,7 +1,8 @@
 //===- FunctionEmitter.h - One IR function to LLVM IR (private) ------------===//
 //
 // The emitter of LLVMEmitter.cpp, declared here because its work is split
-// by concern: LLVMEmitter.cpp (declarations, statements, expressions),
+// by concern: LLVMEmitterDeclarations.cpp (functions and parameters), LLVMEmitter.cpp
+// (statements, expressions), LLVMEmitterChecks.cpp (checked mode),
 // LLVMEmitterCpuDevice.cpp (the CPU device's entries, thread loops and
 // fibers) and LLVMEmitterGpuOps.cpp (thread registers, array locals,
 // barriers, atomics, warp operations, fastmath and launch bounds).

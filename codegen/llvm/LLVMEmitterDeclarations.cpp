@@ -1,0 +1,143 @@
+//===- LLVMEmitterDeclarations.cpp - Functions, parameters, debug info ----===//
+//
+// How each IR function becomes an LLVM function: a kernel's PTX entry (its
+// arrays noalias, its launch bounds annotated), a device function's
+// internal definition, their parameters (checked mode's two included), and
+// the debug information that points back at the .pyk file.
+//
+//===----------------------------------------------------------------------===//
+#include "FunctionEmitter.h"
+
+namespace pyk::llvmgen::emit {
+
+// --- Declaration ----------------------------------------------------------
+void FunctionEmitter::declareKernel() {
+  std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Global);
+  addCheckParameterTypes(paramTypes);
+  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), paramTypes, false);
+  llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, function_.symbol, module_);
+  llvmFunction_->setCallingConv(llvm::CallingConv::PTX_Kernel);
+  llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+  annotateResources();
+
+  // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
+  // with readonly it lets NVPTX load through the non-coherent cache.
+  bindCheckParameters(bindParameters(/*noAlias=*/true));
+}
+
+/// Checked functions: the check record's pointer and the launch's word.
+void FunctionEmitter::addCheckParameterTypes(std::vector<llvm::Type *> &types) {
+  if (!function_.checked)
+    return;
+  types.push_back(llvm::PointerType::get(context_, 0));
+  types.push_back(llvm::Type::getInt64Ty(context_));
+}
+
+/// Names the arguments addCheckParameterTypes added, from `index` on.
+/// Returns the next argument's index.
+unsigned FunctionEmitter::bindCheckParameters(unsigned index) {
+  if (!function_.checked)
+    return index;
+  checkRecord_ = llvmFunction_->getArg(index);
+  checkRecord_->setName("pyk_check_record");
+  checkLaunch_ = llvmFunction_->getArg(index + 1);
+  checkLaunch_->setName("pyk_check_launch");
+  return index + 2;
+}
+
+/// An array as a pointer in `space` and one int64 per extent, a scalar as
+/// its register type.
+std::vector<llvm::Type *> FunctionEmitter::parameterTypes(unsigned space) {
+  std::vector<llvm::Type *> types;
+  for (const Variable *param : function_.params) {
+    if (param->type.isArray()) {
+      types.push_back(llvm::PointerType::get(context_, space));
+      types.insert(types.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
+    } else {
+      types.push_back(registerType(param->type.scalar, context_));
+    }
+  }
+  return types;
+}
+
+/// Names the arguments of parameterTypes() and records them as the
+/// parameters' values; arrays get their alignment, readonly when never
+/// written, and noalias when asked. Returns the next argument's index.
+unsigned FunctionEmitter::bindParameters(bool noAlias) {
+  unsigned index = 0;
+  for (const Variable *param : function_.params) {
+    llvm::Argument *arg = llvmFunction_->getArg(index++);
+    arg->setName(param->name);
+    if (!param->type.isArray()) {
+      scalars_[param] = arg;
+      continue;
+    }
+    if (noAlias)
+      arg->addAttr(llvm::Attribute::NoAlias);
+    if (param->readOnly)
+      arg->addAttr(llvm::Attribute::ReadOnly);
+    arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(byteWidth(param->type.scalar))));
+    ArrayValue array;
+    array.data = arg;
+    for (unsigned axis = 0; axis < param->type.rank; ++axis) {
+      llvm::Argument *extent = llvmFunction_->getArg(index++);
+      extent->setName(param->name + ".shape" + std::to_string(axis));
+      array.extents.push_back(extent);
+    }
+    arrays_[param] = array;
+  }
+  return index;
+}
+
+/// An internal function: arrays as generic pointers (global, shared or
+/// local memory: after inlining, NVPTX infers which) and not noalias (a
+/// device function may be passed the same array twice), and their
+/// extents; on the CPU device then the block's context and the thread's
+/// index.
+void FunctionEmitter::declareDeviceFunction() {
+  std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Generic);
+  addCheckParameterTypes(paramTypes);
+  if (target_ == LLVMTarget::Host) {
+    paramTypes.push_back(llvm::PointerType::get(context_, 0));
+    paramTypes.insert(paramTypes.end(), 3, llvm::Type::getInt32Ty(context_));
+  }
+  llvm::Type *returnType = function_.returnType.isVoid() ? llvm::Type::getVoidTy(context_)
+                                                         : registerType(function_.returnType.scalar, context_);
+  auto *type = llvm::FunctionType::get(returnType, paramTypes, false);
+  llvmFunction_ = llvm::Function::Create(type, llvm::Function::InternalLinkage, function_.symbol, module_);
+  llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
+  if (function_.inlineAlways)
+    llvmFunction_->addFnAttr(llvm::Attribute::AlwaysInline);
+  const unsigned index = bindCheckParameters(bindParameters(/*noAlias=*/false));
+  if (target_ == LLVMTarget::Host) {
+    llvmFunction_->getArg(index)->setName("block");
+    for (unsigned axis = 0; axis < 3; ++axis)
+      llvmFunction_->getArg(index + 1 + axis)->setName(std::string("thread.") + "xyz"[axis]);
+  }
+}
+
+/// Stores the values of the parameters the body assigns into their
+/// memory.
+void FunctionEmitter::initAssignedParams() {
+  for (const Variable *param : function_.params)
+    if (auto it = locals_.find(param); it != locals_.end())
+      builder_.CreateStore(toMemory(scalars_.at(param), param->type.scalar), it->second);
+}
+
+void FunctionEmitter::attachDebugInfo() {
+  if (debug_) {
+    llvm::DISubprogram *subprogram = debug_->createFunction(
+        file_, function_.name, function_.name, file_, function_.loc.begin.line,
+        debug_->createSubroutineType(debug_->getOrCreateTypeArray({})), function_.loc.begin.line,
+        llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
+    llvmFunction_->setSubprogram(subprogram);
+    scope_ = subprogram;
+  }
+}
+
+void FunctionEmitter::at(SourceRange loc) {
+  if (scope_ && loc.isValid())
+    builder_.SetCurrentDebugLocation(llvm::DILocation::get(context_, loc.begin.line, loc.begin.column, scope_));
+}
+
+} // namespace pyk::llvmgen::emit
