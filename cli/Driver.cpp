@@ -62,8 +62,9 @@ struct GpuModule {
 };
 std::optional<GpuModule> optimizedGpuModule(const ir::Module &module, const Options &options, const std::string &arch,
                                             llvm::LLVMContext &context, DiagnosticEngine &diags, Result &result) {
-  auto machine = timed(result.times, "NVPTX target set-up",
-                       [&] { return llvmgen::createNVPTXTargetMachine(arch, options.optLevel); });
+  auto machine = timed(result.times, "NVPTX target set-up", [&] {
+    return llvmgen::createNVPTXTargetMachine(arch, options.optLevel, options.fuseMultiplyAdd);
+  });
   if (!machine) {
     diags.error(SourceRange()) << llvm::toString(machine.takeError());
     result.status = Status::CompileError;
@@ -118,8 +119,8 @@ std::optional<std::string> ptxFor(const ir::Module &module, const Options &optio
 /// code, from the same IR).
 Result emitHostFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
                      Result result) {
-  auto machine = timed(result.times, "host target set-up",
-                       [&] { return llvmgen::createHostTargetMachine(options.optLevel); });
+  auto machine =
+      timed(result.times, "host target set-up", [&] { return llvmgen::createHostTargetMachine(options.optLevel); });
   if (!machine) {
     diags.error(SourceRange()) << llvm::toString(machine.takeError());
     result.status = Status::CompileError;
@@ -250,9 +251,9 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
   if (diags.hasErrors())
     return failed();
 
-  llvm::Expected<std::unique_ptr<ir::Module>> ir =
-      timed(result.times, "IR lowering and passes", [&] { return ir::lowerAndOptimize(*info, file, options.checked, options.remarks ? &diags : nullptr);
-      });
+  llvm::Expected<std::unique_ptr<ir::Module>> ir = timed(result.times, "IR lowering and passes", [&] {
+    return ir::lowerAndOptimize(*info, file, options.checked, options.remarks ? &diags : nullptr);
+  });
   if (!ir)
     return internalError(std::move(result), llvm::toString(ir.takeError()));
   if (options.emit == EmitKind::Ir) {

@@ -29,6 +29,9 @@ struct Options {
   std::string arch;
   unsigned optLevel = 3;
   bool lineInfo = false;
+  /// Contract a float multiply and add into one fma in the PTX (pykc
+  /// --fmad, true by default as in nvcc and Numba).
+  bool fuseMultiplyAdd = true;
   bool lineDirectives = true;
   /// Checked mode for every kernel (pykc --checked), not only those with
   /// `debug=True`.

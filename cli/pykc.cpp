@@ -64,6 +64,11 @@ llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimisation level 0-
 llvm::cl::opt<bool> lineInfo("lineinfo", llvm::cl::desc("Put .pyk line information (.file/.loc) into the PTX"),
                              llvm::cl::cat(pykCategory));
 
+llvm::cl::opt<bool> fmad("fmad",
+                         llvm::cl::desc("Contract a float multiply and add into one fused multiply-add in the PTX, as "
+                                        "nvcc does (default true; --fmad=false rounds each on its own)"),
+                         llvm::cl::init(true), llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<bool> checked("checked",
                             llvm::cl::desc("Checked mode for every kernel: array indices, integer division and "
                                            "asserts are checked at run time (as debug=True does for one kernel)"),
@@ -223,6 +228,7 @@ int main(int argc, char **argv) {
   options.arch = arch;
   options.optLevel = optLevel;
   options.lineInfo = lineInfo;
+  options.fuseMultiplyAdd = fmad;
   options.lineDirectives = !noLineDirectives;
   options.checked = checked;
   options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());

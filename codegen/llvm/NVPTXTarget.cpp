@@ -43,7 +43,7 @@ static void initializeNVPTX() {
 }
 
 llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createNVPTXTargetMachine(const std::string &arch,
-                                                                                unsigned optLevel) {
+                                                                              unsigned optLevel, bool fuseMultiplyAdd) {
   const auto &archs = supportedArchitectures();
   if (std::find(archs.begin(), archs.end(), arch) == archs.end()) {
     std::string list;
@@ -58,9 +58,12 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createNVPTXTargetMachine(co
   if (!target)
     return llvm::createStringError(llvm::inconvertibleErrorCode(), "NVPTX target unavailable: " + error);
   static constexpr llvm::CodeGenOptLevel levels[] = {llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-                                                     llvm::CodeGenOptLevel::Default,
-                                                     llvm::CodeGenOptLevel::Aggressive};
+                                                     llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
   llvm::TargetOptions options;
+  // What nvcc's --fmad=true and Numba do: a multiply feeding an add becomes
+  // one fma (and the remaining mul/add lose their .rn, so ptxas may fuse
+  // them too). Without it NVPTX keeps every product rounded on its own.
+  options.AllowFPOpFusion = fuseMultiplyAdd ? llvm::FPOpFusion::Fast : llvm::FPOpFusion::Standard;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       targetTriple, arch, "", options, std::nullopt, std::nullopt, levels[std::min(optLevel, 3u)]));
   if (!machine)
@@ -88,11 +91,13 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
                                                    llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
   const llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
   llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0 ? builder.buildO0DefaultPipeline(level)
-                                                                         : builder.buildPerModuleDefaultPipeline(level);
+                                                                        : builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, modules);
 }
 
-bool timePassesEnabled() { return llvm::TimePassesIsEnabled; }
+bool timePassesEnabled() {
+  return llvm::TimePassesIsEnabled;
+}
 
 llvm::Expected<std::string> emitPTX(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::SmallString<0> ptx;

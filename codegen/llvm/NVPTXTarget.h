@@ -24,8 +24,10 @@ constexpr const char *defaultArchitecture = "sm_80";
 
 /// The NVPTX target machine for `arch` at `optLevel` (0-3). Fails with a
 /// message naming the supported architectures for an unknown one.
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createNVPTXTargetMachine(const std::string &arch,
-                                                                                unsigned optLevel);
+/// `fuseMultiplyAdd` contracts a float multiply and add into one fma, as
+/// nvcc does by default (--fmad=true); off, each is rounded on its own.
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>>
+createNVPTXTargetMachine(const std::string &arch, unsigned optLevel, bool fuseMultiplyAdd = true);
 
 /// Sets the module's triple and data layout to the target machine's.
 void prepareModule(llvm::Module &module, llvm::TargetMachine &machine);

@@ -74,10 +74,10 @@ const char *emitName(EmitKind kind) {
 
 [[noreturn]] void finding(const pyk::driver::Options &options, const std::string &what,
                           const std::string &diagnostics) {
-  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s%s: %s\n%s\n", emitName(options.emit),
+  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s%s%s: %s\n%s\n", emitName(options.emit),
                options.optLevel, options.arch.c_str(), options.lineInfo ? " --lineinfo" : "",
-               options.lineDirectives ? "" : " --no-line-directives", options.checked ? " --checked --remarks" : "",
-               what.c_str(), diagnostics.c_str());
+               options.fuseMultiplyAdd ? "" : " --fmad=false", options.lineDirectives ? "" : " --no-line-directives",
+               options.checked ? " --checked --remarks" : "", what.c_str(), diagnostics.c_str());
   std::abort();
 }
 
@@ -91,6 +91,7 @@ pyk::driver::Options optionsFor(const pyk::SourceFile &file) {
   options.lineDirectives = (hash >> 3) & 1;
   options.arch = architectures[(hash >> 4) % architectures.size()];
   options.checked = options.remarks = (hash >> 8) & 1;
+  options.fuseMultiplyAdd = (hash >> 9) & 1;
   options.compilerVersion = "fuzz";
   options.baseName = "fuzz";
   return options;
@@ -126,8 +127,7 @@ bool compileOnce(const pyk::SourceFile &file, EmitKind kind) {
     finding(options, "the compilation failed without an error diagnostic", printed);
   if (result.status == Status::Success && diags.hasErrors())
     finding(options, "the compilation succeeded with error diagnostics", printed);
-  if (result.status == Status::Success && kind != EmitKind::Host && kind != EmitKind::Tokens &&
-      result.output.empty())
+  if (result.status == Status::Success && kind != EmitKind::Host && kind != EmitKind::Tokens && result.output.empty())
     finding(options, "the compilation succeeded with no output", printed);
   if (result.status == Status::Success && kind == EmitKind::Host && result.files.size() != 3)
     finding(options, "--emit=host succeeded without its three files", printed);
