@@ -9,6 +9,7 @@
 #include "llvm/MC/TargetRegistry.h"
 #include "llvm/Pass.h"
 #include "llvm/Passes/PassBuilder.h"
+#include "llvm/Support/CommandLine.h"
 #include "llvm/Support/TargetSelect.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -30,6 +31,18 @@ const std::vector<std::string> &supportedArchitectures() {
   return archs;
 }
 
+/// Shared, constant and local memory are far smaller than 4 GiB, so their
+/// addresses and the index arithmetic into them fit 32 bits, as in nvcc's
+/// code (clang's -fcuda-short-ptr): `ld.shared [%r]` with 32-bit adds rather
+/// than 64-bit ones. NVPTX reads this option when a target machine is made,
+/// and it sets the data layout to match.
+static void useShortPointersForSmallAddressSpaces() {
+  auto &options = llvm::cl::getRegisteredOptions();
+  auto found = options.find("nvptx-short-ptr");
+  if (found != options.end() && found->second->getNumOccurrences() == 0)
+    found->second->addOccurrence(0, "nvptx-short-ptr", "true");
+}
+
 /// Registers the NVPTX target only: the other targets' start-up cost is
 /// never paid.
 static void initializeNVPTX() {
@@ -39,6 +52,7 @@ static void initializeNVPTX() {
     LLVMInitializeNVPTXTarget();
     LLVMInitializeNVPTXTargetMC();
     LLVMInitializeNVPTXAsmPrinter();
+    useShortPointersForSmallAddressSpaces();
   });
 }
 
