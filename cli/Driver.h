@@ -32,6 +32,9 @@ struct Options {
   /// Contract a float multiply and add into one fma in the PTX (pykc
   /// --fmad, true by default as in nvcc and Numba).
   bool fuseMultiplyAdd = true;
+  /// Array element offsets in 32-bit arithmetic, with a launch-time check
+  /// that the arrays are small enough (pykc --index-bits=32).
+  bool narrowIndices = false;
   bool lineDirectives = true;
   /// Checked mode for every kernel (pykc --checked), not only those with
   /// `debug=True`.

@@ -69,6 +69,13 @@ llvm::cl::opt<bool> fmad("fmad",
                                         "nvcc does (default true; --fmad=false rounds each on its own)"),
                          llvm::cl::init(true), llvm::cl::cat(pykCategory));
 
+llvm::cl::opt<unsigned> indexBits(
+    "index-bits",
+    llvm::cl::desc("Width of the arithmetic that turns array indices into element offsets: 64 (default) or 32, "
+                   "which is faster on a GPU; with 32 each launch checks that every array argument has fewer "
+                   "than 2^31 elements"),
+    llvm::cl::value_desc("32|64"), llvm::cl::init(64), llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<bool> checked("checked",
                             llvm::cl::desc("Checked mode for every kernel: array indices, integer division and "
                                            "asserts are checked at run time (as debug=True does for one kernel)"),
@@ -181,6 +188,10 @@ int main(int argc, char **argv) {
                                          "to CUDA C++ and PTX\n",
                                          &llvm::errs()))
     return UsageError;
+  if (indexBits != 32 && indexBits != 64) {
+    llvm::WithColor::error(llvm::errs(), "pykc") << "--index-bits=" << indexBits << ": the index width is 32 or 64\n";
+    return UsageError;
+  }
   if (optLevel > 3) {
     llvm::WithColor::error(llvm::errs(), "pykc") << "-O" << optLevel << " is not an optimisation level (0-3)\n";
     return UsageError;
@@ -229,6 +240,7 @@ int main(int argc, char **argv) {
   options.optLevel = optLevel;
   options.lineInfo = lineInfo;
   options.fuseMultiplyAdd = fmad;
+  options.narrowIndices = indexBits == 32;
   options.lineDirectives = !noLineDirectives;
   options.checked = checked;
   options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());

@@ -1,5 +1,6 @@
 # pyk_add_kernels(TARGET <target> KERNELS a.pyk [b.pyk ...]
-#                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED])
+#                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED]
+#                 [INDEX_BITS 32])
 #
 # Compiles each .pyk file with pykc at build time (again whenever it changes)
 # into NAME.pyk.h, NAME.pyk.cpp (the launch functions, with the PTX embedded)
@@ -21,8 +22,11 @@
 # CHECKED: every kernel in checked mode (pykc --checked): array indices,
 # integer division and asserts are checked at run time, and a failure raises
 # pyk::KernelError after the launch (LANGUAGE.md, "Checked mode").
+# INDEX_BITS 32: array element offsets in 32-bit arithmetic, which is faster
+# on a GPU (pykc --index-bits=32); each launch then checks that every array
+# argument has fewer than 2^31 elements (pyk::ShapeError). Default 64.
 function(pyk_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND" "KERNELS;ARCH")
+  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS" "KERNELS;ARCH")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
     message(FATAL_ERROR "pyk_add_kernels: TARGET must name an existing target (got '${PYK_TARGET}')")
   endif()
@@ -46,6 +50,16 @@ function(pyk_add_kernels)
   if(PYK_CHECKED)
     set(checked_flag "--checked")
   endif()
+  if(NOT PYK_INDEX_BITS)
+    set(PYK_INDEX_BITS 64)
+  endif()
+  if(NOT PYK_INDEX_BITS MATCHES "^(32|64)$")
+    message(FATAL_ERROR "pyk_add_kernels: INDEX_BITS must be 32 or 64, not '${PYK_INDEX_BITS}'")
+  endif()
+  # One list of the options that change the generated code, passed alike to
+  # every pykc run of a kernel file (its CUDA C++, PTX and launch code
+  # must agree).
+  set(code_flags ${checked_flag} --index-bits=${PYK_INDEX_BITS})
   if(NOT PYK_ARCH)
     set(PYK_ARCH sm_75 sm_80 sm_90)
   endif()
@@ -69,16 +83,16 @@ function(pyk_add_kernels)
       add_custom_command(
         OUTPUT ${outputs} ${cu} ${ptx}
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${checked_flag} -o "${cu}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${code_flags} -o "${cu}"
         COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk (CUDA C++ through nvcc)"
         VERBATIM)
     else()
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${checked_flag} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk"
         VERBATIM)

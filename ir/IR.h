@@ -596,6 +596,11 @@ struct Module {
   std::vector<std::unique_ptr<Function>> functions;
   /// Checked mode: what each check reports, indexed by CheckSiteId.
   std::vector<CheckSite> checkSites;
+  /// pykc --index-bits=32: element offsets into the kernels' array
+  /// parameters are computed in 32-bit arithmetic, and each launch checks
+  /// that every array argument has fewer than 2^31 elements. (Offsets into
+  /// shared and local arrays, small by construction, are 32-bit always.)
+  bool narrowIndices = false;
 
   /// The kernels alone, in module order.
   std::vector<const Function *> kernels() const {

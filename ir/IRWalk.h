@@ -12,6 +12,8 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <set>
+
 namespace pyk::ir {
 
 /// Calls `f` on each direct operand of `e`, left to right.
@@ -147,6 +149,30 @@ template <typename F> void forEachStmt(const StmtList &body, F &&f) {
       forEachStmt(range->body, f);
     }
   }
+}
+
+/// The variables that `body` assigns or declares, the counters of its
+/// loops included.
+inline std::set<const Variable *> assignedVariables(const StmtList &body) {
+  std::set<const Variable *> assigned;
+  forEachStmt(body, [&](const Stmt &s) {
+    if (auto *assign = llvm::dyn_cast<Assign>(&s))
+      assigned.insert(assign->var);
+    else if (auto *declare = llvm::dyn_cast<Declare>(&s))
+      assigned.insert(declare->var);
+    else if (auto *range = llvm::dyn_cast<ForRange>(&s))
+      assigned.insert(range->var);
+  });
+  return assigned;
+}
+
+/// Whether `e`, or an expression within it, reads one of `variables`.
+inline bool readsAnyOf(const Expr &e, const std::set<const Variable *> &variables) {
+  if (auto *ref = llvm::dyn_cast<VarRef>(&e); ref && variables.count(ref->var))
+    return true;
+  bool reads = false;
+  forEachOperand(e, [&](const Expr &operand) { reads = reads || readsAnyOf(operand, variables); });
+  return reads;
 }
 
 } // namespace pyk::ir

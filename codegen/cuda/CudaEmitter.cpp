@@ -55,7 +55,7 @@ public:
   FunctionEmitter(const Function &f, const Module &m, const CudaEmitOptions &options, llvm::raw_ostream &os,
                   std::set<Helper> &helpers)
       : function_(f), options_(options), os_(os), helpers_(helpers), names_(f.variables()),
-        quotedPath_(escapeForString(m.sourceName)) {}
+        quotedPath_(escapeForString(m.sourceName)), narrowGlobalIndices_(m.narrowIndices) {}
 
   void emit() {
     if (!function_.docstring.empty())
@@ -241,7 +241,7 @@ private:
     case NodeKind::While: {
       auto &loop = cast<While>(s);
       os_ << "while (" << expr(*loop.condition).text << ") {\n";
-      block(loop.body, depth + 1);
+      loopBody(loop.body, nullptr, depth + 1);
       os_.indent(depth * 4) << "}\n";
       return;
     }
@@ -279,6 +279,17 @@ private:
     }
   }
 
+  /// A loop's body, knowing which variables change from one iteration to the
+  /// next (see hasNarrowOffset).
+  void loopBody(const StmtList &body, const Variable *counter, unsigned depth) {
+    std::set<const Variable *> outer = loopVariables_;
+    if (counter)
+      loopVariables_.insert(counter);
+    loopVariables_.merge(assignedVariables(body));
+    block(body, depth);
+    loopVariables_ = std::move(outer);
+  }
+
   /// for (int64_t i = start; i < stop; ++i) — the test follows the step's
   /// sign, decided at run time when the step is not a constant.
   void forRange(const ForRange &s, unsigned depth) {
@@ -300,7 +311,7 @@ private:
       next = "--" + i;
     os_ << "for (" << cudaScalarType(s.var->type.scalar) << " " << i << " = " << expr(*s.start).text << "; " << test
         << "; " << next << ") {\n";
-    block(s.body, depth + 1);
+    loopBody(s.body, s.var, depth + 1);
     os_.indent(depth * 4) << "}\n";
   }
 
@@ -368,12 +379,31 @@ private:
   }
 
   std::string element(const Variable *array, const std::vector<ExprPtr> &indices) {
-    Code offset = expr(*indices[0]);
+    const bool narrow = hasNarrowOffset(array, indices);
+    auto index = [&](unsigned axis) {
+      Code code = expr(*indices[axis]);
+      return narrow ? Code{"(int32_t)" + wrap(code, Prefix), Prefix} : code;
+    };
+    Code offset = index(0);
     for (unsigned axis = 1; axis < indices.size(); ++axis) {
-      std::string scaled = wrap(offset, Multiplicative) + " * " + extent(array, axis);
-      offset = {scaled + " + " + wrap(expr(*indices[axis]), Multiplicative), Additive};
+      std::string scaled = wrap(offset, Multiplicative) + " * " + (narrow ? "(int32_t)" : "") + extent(array, axis);
+      offset = {scaled + " + " + wrap(index(axis), Multiplicative), Additive};
     }
     return names_.nameOf(array) + "[" + offset.text + "]";
+  }
+
+  /// pykc --index-bits=32: `int` offsets, whose overflow C++ leaves
+  /// undefined, so nvcc may use 32-bit multiplies (the launch checks that
+  /// every array has fewer than 2^31 elements). As in the PTX backend
+  /// (LLVMEmitter.cpp), only in kernels, into array parameters, and where
+  /// no index changes in a loop around the access, so that nvcc can still
+  /// turn an offset a loop steps through into a pointer increment.
+  bool hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indices) const {
+    if (!narrowGlobalIndices_ || function_.kind != Function::Kind::Kernel ||
+        array->memory != Variable::Memory::Global)
+      return false;
+    return std::none_of(indices.begin(), indices.end(),
+                        [&](const ExprPtr &index) { return readsAnyOf(*index, loopVariables_); });
   }
 
   Code expr(const Expr &e) {
@@ -687,6 +717,11 @@ private:
   std::set<Helper> &helpers_;
   NameTable names_;
   std::string quotedPath_;
+  /// pykc --index-bits=32 (hasNarrowOffset).
+  bool narrowGlobalIndices_;
+  /// The variables that the loops around the statement being emitted
+  /// assign.
+  std::set<const Variable *> loopVariables_;
   /// The blocks being emitted, innermost last: the statement being emitted
   /// and, per variable, the last statement (nested ones included) that
   /// reads it.

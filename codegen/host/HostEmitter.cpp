@@ -187,6 +187,9 @@ std::string source(const Module &module, const HostEmitOptions &options) {
         args.push_back("&" + name);
         continue;
       }
+      if (module.narrowIndices)
+        os << "  pyk::detail::requireNarrowOffsets(pyk_info_" << function->symbol << ", \"" << param->name << "\", "
+           << name << ".size());\n";
       args.push_back("&pyk_data[" + std::to_string(data.size()) + "]");
       data.push_back("const_cast<void *>(static_cast<const void *>(" + name + ".data()))");
       for (unsigned axis = 0; axis < param->type.rank; ++axis) {

@@ -19,6 +19,7 @@
 
 #include <array>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -71,10 +72,11 @@ using FunctionMap = std::map<const Function *, llvm::Function *>;
 
 class FunctionEmitter {
 public:
-  FunctionEmitter(const Function &function, const std::string &sourceName, llvm::Module &module, LLVMTarget target,
+  FunctionEmitter(const Function &function, const ir::Module &source, llvm::Module &module, LLVMTarget target,
                   llvm::DIBuilder *debug, llvm::DIFile *file, const FunctionMap &functions)
-      : function_(function), sourceName_(sourceName), module_(module), context_(module.getContext()),
-        builder_(context_), target_(target), debug_(debug), file_(file), functions_(functions) {}
+      : function_(function), sourceName_(source.sourceName), narrowGlobalIndices_(source.narrowIndices),
+        module_(module), context_(module.getContext()), builder_(context_), target_(target), debug_(debug),
+        file_(file), functions_(functions) {}
 
   llvm::Function *declare();
 
@@ -252,7 +254,19 @@ private:
   std::vector<llvm::Value *> indexValues(const std::vector<ExprPtr> &indices);
 
   /// data + row-major offset of `indices`, as an inbounds GEP.
-  llvm::Value *elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices);
+  llvm::Value *elementAddress(const Variable *array, const std::vector<ExprPtr> &indexExprs,
+                              const std::vector<llvm::Value *> &indices);
+
+  /// pykc --index-bits=32: whether this access's offset is computed in 32
+  /// bits (see elementAddress).
+  bool hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indexExprs) const;
+
+  /// Adds what a loop's body assigns (and its counter) to loopVariables_;
+  /// returns the set as it was, for the caller to restore after the body.
+  std::set<const Variable *> enterLoop(const StmtList &body, const Variable *counter);
+
+  /// Whether `array`'s element offsets are computed in 32 bits.
+  bool hasNarrowOffsets(const Variable *array) const;
 
   // --- Checked mode (LLVMEmitterChecks.cpp) ----------------------------------
   llvm::Function *checkFailedFunction();
@@ -288,6 +302,8 @@ private:
   const Function &function_;
   /// The .pyk file's name, for the runtime's messages.
   const std::string &sourceName_;
+  /// pykc --index-bits=32: offsets into array parameters are 32-bit too.
+  bool narrowGlobalIndices_;
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;
@@ -306,6 +322,9 @@ private:
     llvm::BasicBlock *exit;
   };
   std::vector<LoopTargets> loops_;
+  /// The variables that the loops around the statement being emitted
+  /// assign: an index that reads one steps through the array.
+  std::set<const Variable *> loopVariables_;
   llvm::DIBuilder *debug_;
   llvm::DIFile *file_;
   llvm::DIScope *scope_ = nullptr;

@@ -116,7 +116,7 @@ void FunctionEmitter::stmt(const Stmt &s) {
     std::vector<llvm::Value *> indices = indexValues(st.indices);
     at(s.loc());
     llvm::BasicBlock *skip = checkIndices(st.array, indices, st.boundsChecks);
-    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar), elementAddress(st.array, indices),
+    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar), elementAddress(st.array, st.indices, indices),
                                 llvm::Align(byteWidth(st.array->type.scalar)));
     guarded(skip, nullptr);
     return;
@@ -283,7 +283,9 @@ void FunctionEmitter::whileLoop(const While &s) {
   builder_.CreateCondBr(expr(*s.condition), body, exit);
   builder_.SetInsertPoint(body);
   loops_.push_back({condition, exit});
+  std::set<const Variable *> outerLoopVariables = enterLoop(s.body, nullptr);
   block(s.body);
+  loopVariables_ = std::move(outerLoopVariables);
   loops_.pop_back();
   if (!builder_.GetInsertBlock()->getTerminator())
     builder_.CreateBr(condition);
@@ -322,7 +324,9 @@ void FunctionEmitter::forRange(const ForRange &s) {
 
   builder_.SetInsertPoint(body);
   loops_.push_back({next, exit});
+  std::set<const Variable *> outerLoopVariables = enterLoop(s.body, s.var);
   block(s.body);
+  loopVariables_ = std::move(outerLoopVariables);
   loops_.pop_back();
   if (!builder_.GetInsertBlock()->getTerminator())
     builder_.CreateBr(next);
@@ -423,7 +427,7 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     at(e.loc());
     llvm::BasicBlock *skip = checkIndices(l.array, indices, l.boundsChecks);
     ScalarKind element = l.array->type.scalar;
-    llvm::Value *loaded = builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, indices),
+    llvm::Value *loaded = builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, l.indices, indices),
                                                      llvm::Align(byteWidth(element)), l.array->name);
     return guarded(skip, fromMemory(loaded, element));
   }
@@ -600,13 +604,47 @@ std::vector<llvm::Value *> FunctionEmitter::indexValues(const std::vector<ExprPt
   return values;
 }
 
-/// data + row-major offset of `indices`, as an inbounds GEP.
-llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices) {
+/// data + row-major offset of `indices`, as an inbounds GEP. The offset of
+/// an element that exists is below the array's size, and so is each partial
+/// sum of it: the arithmetic is nsw. (An index out of bounds is undefined
+/// unchecked, as in CUDA; checked mode tests the indices before this.)
+/// With pykc --index-bits=32 the launch has checked that every array has
+/// fewer than 2^31 elements, so the offset may be computed in 32 bits:
+/// mad.lo.s32 and mul.wide.s32, as for C's `int` indices, instead of 64-bit
+/// multiplies.
+llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<ExprPtr> &indexExprs,
+                                             const std::vector<llvm::Value *> &indices) {
   const ArrayValue &value = arrays_.at(array);
-  llvm::Value *offset = indices[0];
+  const bool narrow = hasNarrowOffset(array, indexExprs);
+  auto width = [&](llvm::Value *v) { return narrow ? builder_.CreateTrunc(v, builder_.getInt32Ty()) : v; };
+  llvm::Value *offset = width(indices[0]);
   for (size_t axis = 1; axis < indices.size(); ++axis)
-    offset = builder_.CreateAdd(builder_.CreateMul(offset, value.extents[axis]), indices[axis]);
+    offset = builder_.CreateNSWAdd(builder_.CreateNSWMul(offset, width(value.extents[axis])), width(indices[axis]));
   return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
+}
+
+/// Only kernels' accesses to their array parameters on the GPU, and only
+/// where no index changes in a loop around the access: LLVM turns a 64-bit
+/// offset that a loop steps through into a pointer increment, but cannot
+/// widen one truncated to 32 bits, which would then be recomputed on every
+/// iteration (the naive matmul's inner loop got twice the instructions).
+/// Shared and local memory need nothing here: their pointers are 32-bit
+/// on the GPU (NVPTXTarget.cpp). On the CPU device the thread loop runs
+/// through the arrays, so its offsets stay 64-bit.
+bool FunctionEmitter::hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indexExprs) const {
+  if (!narrowGlobalIndices_ || target_ != LLVMTarget::NVPTX || function_.kind != Function::Kind::Kernel ||
+      array->memory != Variable::Memory::Global)
+    return false;
+  return std::none_of(indexExprs.begin(), indexExprs.end(),
+                      [&](const ExprPtr &index) { return readsAnyOf(*index, loopVariables_); });
+}
+
+std::set<const Variable *> FunctionEmitter::enterLoop(const StmtList &body, const Variable *counter) {
+  std::set<const Variable *> outer = loopVariables_;
+  if (counter)
+    loopVariables_.insert(counter);
+  loopVariables_.merge(assignedVariables(body));
+  return outer;
 }
 
 // --- Conversions ----------------------------------------------------------
@@ -669,7 +707,7 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
   std::vector<std::unique_ptr<emit::FunctionEmitter>> emitters;
   for (const auto &function : module.functions) {
     const bool withLines = options.lineInfo || function->lineInfo;
-    emitters.push_back(std::make_unique<emit::FunctionEmitter>(*function, module.sourceName, *result, options.target,
+    emitters.push_back(std::make_unique<emit::FunctionEmitter>(*function, module, *result, options.target,
                                                          withLines ? debug.get() : nullptr, file, functions));
     functions[function.get()] = emitters.back()->declare();
   }

@@ -217,7 +217,7 @@ llvm::Value *FunctionEmitter::atomic(const Atomic &a) {
   llvm::Value *value = expr(*a.value);
   at(a.loc());
   llvm::BasicBlock *skip = checkIndices(a.array, indices, a.boundsChecks);
-  return guarded(skip, atomicAt(a, elementAddress(a.array, indices), compare, value));
+  return guarded(skip, atomicAt(a, elementAddress(a.array, a.indices, indices), compare, value));
 }
 
 llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare,

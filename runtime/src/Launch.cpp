@@ -83,6 +83,13 @@ void validateLaunch(const KernelInfo &kernel, const Launch &config, const Device
                deviceLabel(state) + " allows at most " + std::to_string(limits.maxSharedBytes) + " bytes per block");
 }
 
+void rejectWideArray(const KernelInfo &kernel, const char *array, std::int64_t elements) {
+  throw ShapeError("pyk: cannot launch " + kernelLabel(kernel) + ": its array argument '" + array + "' has " +
+                   std::to_string(elements) +
+                   " elements, but the kernel was compiled with --index-bits=32, which takes arrays of fewer than "
+                   "2^31 (2147483648) elements: compile it with --index-bits=64 (the default)");
+}
+
 void launch(KernelInfo &kernel, const Launch &config, void **args) {
   const DeviceState &state = deviceState();
   validateLaunch(kernel, config, state);

@@ -74,10 +74,10 @@ const char *emitName(EmitKind kind) {
 
 [[noreturn]] void finding(const pyk::driver::Options &options, const std::string &what,
                           const std::string &diagnostics) {
-  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s%s%s: %s\n%s\n", emitName(options.emit),
-               options.optLevel, options.arch.c_str(), options.lineInfo ? " --lineinfo" : "",
-               options.fuseMultiplyAdd ? "" : " --fmad=false", options.lineDirectives ? "" : " --no-line-directives",
-               options.checked ? " --checked --remarks" : "", what.c_str(), diagnostics.c_str());
+  std::fprintf(stderr, "pyk fuzz finding with --emit=%s -O%u --arch=%s%s%s%s%s%s: %s\n%s\n",
+               emitName(options.emit), options.optLevel, options.arch.c_str(), options.lineInfo ? " --lineinfo" : "",
+               options.fuseMultiplyAdd ? "" : " --fmad=false", options.narrowIndices ? " --index-bits=32" : "",
+               options.lineDirectives ? "" : " --no-line-directives", options.checked ? " --checked --remarks" : "", what.c_str(), diagnostics.c_str());
   std::abort();
 }
 
@@ -92,6 +92,7 @@ pyk::driver::Options optionsFor(const pyk::SourceFile &file) {
   options.arch = architectures[(hash >> 4) % architectures.size()];
   options.checked = options.remarks = (hash >> 8) & 1;
   options.fuseMultiplyAdd = (hash >> 9) & 1;
+  options.narrowIndices = (hash >> 10) & 1;
   options.compilerVersion = "fuzz";
   options.baseName = "fuzz";
   return options;

@@ -5,8 +5,8 @@
 #   - the PTX from LLVM must assemble with ptxas for sm_75, sm_80 and sm_90;
 #   - the host code (launch functions and the CPU device's object) must
 #     compile with the C++ compiler against the runtime's headers;
-#   - in checked mode (--checked), the same for the CUDA C++, the PTX for
-#     sm_90 and the host code.
+#   - in checked mode (--checked), and with 32-bit offsets (--index-bits=32),
+#     the same for the CUDA C++, the PTX for sm_90 and the host code.
 # No GPU is needed. Files are checked two at a time.
 # usage: check_gpu_backends.sh PYKC NVCC PTXAS SOURCE_ROOT
 set -euo pipefail
@@ -45,6 +45,19 @@ check_one() {
      ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/checked-host" \
          "$out/checked-host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/checked-host.o" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its checked host code does not compile:"; cat "$out/log"; return 0
+  fi
+  if ! "$pykc" "$pyk" --index-bits=32 --emit=cuda -o "$out/narrow.cu" >"$out/log" 2>&1 ||
+     ! "$nvcc" -c -arch=sm_90 -Werror all-warnings -o "$out/narrow.o" "$out/narrow.cu" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: nvcc rejects its CUDA C++ with --index-bits=32:"; cat "$out/log"; return 0
+  fi
+  if ! "$pykc" "$pyk" --index-bits=32 --emit=ptx --arch=sm_90 -o "$out/narrow.ptx" >"$out/log" 2>&1 ||
+     ! "$ptxas" -arch=sm_90 "$out/narrow.ptx" -o "$out/narrow.cubin" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: its PTX with --index-bits=32 does not assemble:"; cat "$out/log"; return 0
+  fi
+  if ! "$pykc" "$pyk" --index-bits=32 --emit=host -o "$out/narrow-host" >"$out/log" 2>&1 ||
+     ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/narrow-host" \
+         "$out/narrow-host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/narrow-host.o" >>"$out/log" 2>&1; then
+    echo "FAIL $pyk: its host code with --index-bits=32 does not compile:"; cat "$out/log"; return 0
   fi
   echo "PASS $pyk"
 }

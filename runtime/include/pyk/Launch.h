@@ -112,6 +112,18 @@ struct KernelInfo {
 /// runs before returning; a launch on a stream is queued behind its work.
 void launch(KernelInfo &kernel, const Launch &config, void **args);
 
+/// Throws ShapeError: `array` has too many elements for a kernel compiled
+/// with pykc --index-bits=32.
+[[noreturn]] void rejectWideArray(const KernelInfo &kernel, const char *array, std::int64_t elements);
+
+/// Kernels compiled with pykc --index-bits=32 compute element offsets in
+/// 32-bit arithmetic: their launch functions call this for each array
+/// argument before launching, on every device alike.
+inline void requireNarrowOffsets(const KernelInfo &kernel, const char *array, std::int64_t elements) {
+  if (elements >= (std::int64_t{1} << 31))
+    rejectWideArray(kernel, array, elements);
+}
+
 } // namespace detail
 } // namespace pyk
 
