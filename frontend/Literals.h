@@ -2,7 +2,7 @@
 //
 // Python's rules for what a string literal means, apart from the parse tree:
 // escape sequences and docstring cleaning. Not for numbers or for which
-// tokens make a literal (ASTBuilder.cpp).
+// tokens make a literal (ASTBuilderExpressions.cpp).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_FRONTEND_LITERALS_H

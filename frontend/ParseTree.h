@@ -1,7 +1,7 @@
 //===- ParseTree.h - Between the ANTLR parse tree and the AST (private) ---===//
 //
 // Internal to frontend/: shared by Parser.cpp (drives ANTLR) and
-// ASTBuilder.cpp (turns the parse tree into the AST). Includes ANTLR.
+// ASTBuilder*.cpp (turn the parse tree into the AST). Includes ANTLR.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_FRONTEND_PARSETREE_H
