@@ -427,8 +427,17 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     at(e.loc());
     llvm::BasicBlock *skip = checkIndices(l.array, indices, l.boundsChecks);
     ScalarKind element = l.array->type.scalar;
-    llvm::Value *loaded = builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, l.indices, indices),
-                                                     llvm::Align(byteWidth(element)), l.array->name);
+    llvm::LoadInst *loaded = builder_.CreateAlignedLoad(
+        memoryType(element, context_), elementAddress(l.array, l.indices, indices), llvm::Align(byteWidth(element)),
+        l.array->name);
+    // A kernel's read-only array (noalias, never written by it or the device
+    // functions it calls) does not change while the kernel runs: the load is
+    // invariant, so NVPTX reads it through the non-coherent cache
+    // (ld.global.nc) even where it cannot trace the address back to the
+    // parameter (the eighth load of a loop unrolled eight times lost it).
+    if (target_ == LLVMTarget::NVPTX && function_.kind == Function::Kind::Kernel &&
+        l.array->memory == Variable::Memory::Global && l.array->readOnly)
+      loaded->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
     return guarded(skip, fromMemory(loaded, element));
   }
   case NodeKind::Call:
