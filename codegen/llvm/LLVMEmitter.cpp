@@ -298,6 +298,8 @@ void FunctionEmitter::forRange(const ForRange &s) {
   llvm::Value *start = expr(*s.start);
   llvm::Value *stop = expr(*s.stop);
   llvm::Value *step = expr(*s.step);
+  if (s.stepSign == 0)
+    return forRangeCounted(s, start, stop, step);
   storeLocal(s.var, start);
   auto *condition = llvm::BasicBlock::Create(context_, "for.cond", llvmFunction_);
   auto *body = llvm::BasicBlock::Create(context_, "for.body", llvmFunction_);
@@ -311,16 +313,7 @@ void FunctionEmitter::forRange(const ForRange &s) {
   llvm::Value *i = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
   llvm::Value *ascending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT, i, stop);
   llvm::Value *descending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT, i, stop);
-  llvm::Value *test = s.stepSign > 0 ? ascending : s.stepSign < 0 ? descending : nullptr;
-  if (!test) {
-    // A step of zero runs no iteration (Python raises ValueError); an
-    // unsigned step is never negative.
-    llvm::Value *zero = llvm::ConstantInt::get(step->getType(), 0);
-    llvm::Value *positive = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_NE, step, zero);
-    llvm::Value *negative = isSigned ? builder_.CreateICmpSLT(step, zero) : builder_.getFalse();
-    test = builder_.CreateSelect(positive, ascending, builder_.CreateAnd(negative, descending));
-  }
-  builder_.CreateCondBr(test, body, exit);
+  builder_.CreateCondBr(s.stepSign > 0 ? ascending : descending, body, exit);
 
   builder_.SetInsertPoint(body);
   loops_.push_back({next, exit});
@@ -334,6 +327,62 @@ void FunctionEmitter::forRange(const ForRange &s) {
   builder_.SetInsertPoint(next);
   llvm::Value *current = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
   storeLocal(s.var, builder_.CreateAdd(current, step));
+  builder_.CreateBr(condition);
+  builder_.SetInsertPoint(exit);
+}
+
+/// A step known only at run time (a grid-stride loop's cuda.gridsize(1)):
+/// the number of iterations is computed first, as Python's range does, and
+/// a counter k runs up to it, with v = start + k * step. LLVM can then
+/// unroll the loop by a run-time factor, keeping several loads in flight
+/// per thread as nvcc does for the same loop; with `v += step; v < stop` it
+/// would have to divide for the trip count itself, which it will not do.
+/// And v never steps past stop, so it cannot wrap around its type's end.
+void FunctionEmitter::forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *stop,
+                                      llvm::Value *step) {
+  at(s.loc());
+  const bool isSigned = isSignedInteger(s.var->type.scalar);
+  llvm::Type *type = step->getType();
+  llvm::Value *zero = llvm::ConstantInt::get(type, 0), *one = llvm::ConstantInt::get(type, 1);
+  // A step of zero runs no iteration (Python raises ValueError); an
+  // unsigned step is never negative.
+  llvm::Value *positive = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_NE, step, zero);
+  llvm::Value *negative = isSigned ? builder_.CreateICmpSLT(step, zero) : builder_.getFalse();
+  llvm::Value *ascending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT, start, stop);
+  llvm::Value *descending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT, start, stop);
+  llvm::Value *runs = builder_.CreateSelect(positive, ascending, builder_.CreateAnd(negative, descending));
+  // Unsigned: the distance between two values of the type, and the step's
+  // magnitude (2^63 for INT64_MIN), always fit. The divisor is 1 when the
+  // loop does not run, so that a zero step divides nothing.
+  llvm::Value *distance = builder_.CreateSelect(positive, builder_.CreateSub(stop, start), builder_.CreateSub(start, stop));
+  llvm::Value *magnitude = builder_.CreateSelect(runs, builder_.CreateSelect(positive, step, builder_.CreateNeg(step)), one);
+  llvm::Value *count = builder_.CreateSelect(
+      runs, builder_.CreateAdd(builder_.CreateUDiv(builder_.CreateSub(distance, one), magnitude), one), zero, "trips");
+  llvm::IRBuilder<> entry(&llvmFunction_->getEntryBlock(), llvmFunction_->getEntryBlock().begin());
+  llvm::AllocaInst *trip = entry.CreateAlloca(type, nullptr, "trip");
+  builder_.CreateStore(zero, trip);
+
+  auto *condition = llvm::BasicBlock::Create(context_, "for.cond", llvmFunction_);
+  auto *body = llvm::BasicBlock::Create(context_, "for.body", llvmFunction_);
+  auto *next = llvm::BasicBlock::Create(context_, "for.next", llvmFunction_);
+  auto *exit = llvm::BasicBlock::Create(context_, "for.end", llvmFunction_);
+  builder_.CreateBr(condition);
+  builder_.SetInsertPoint(condition);
+  llvm::Value *k = builder_.CreateLoad(type, trip);
+  builder_.CreateCondBr(builder_.CreateICmpULT(k, count), body, exit);
+
+  builder_.SetInsertPoint(body);
+  storeLocal(s.var, builder_.CreateAdd(start, builder_.CreateMul(k, step)));
+  loops_.push_back({next, exit});
+  std::set<const Variable *> outerLoopVariables = enterLoop(s.body, s.var);
+  block(s.body);
+  loopVariables_ = std::move(outerLoopVariables);
+  loops_.pop_back();
+  if (!builder_.GetInsertBlock()->getTerminator())
+    builder_.CreateBr(next);
+
+  builder_.SetInsertPoint(next);
+  builder_.CreateStore(builder_.CreateNUWAdd(builder_.CreateLoad(type, trip), one), trip);
   builder_.CreateBr(condition);
   builder_.SetInsertPoint(exit);
 }

@@ -1,6 +1,7 @@
 // Runs loops.pyk's kernels and compares every case with C++.
 #include "loops.pyk.h"
 
+#include <cstdint>
 #include <cstdio>
 #include <vector>
 
@@ -40,6 +41,28 @@ int main() {
   narrow.copy_to_host(counts);
   check("range(0, uint8 255, 100)", double(counts[0]), 3);
   check("range(int8 -100, 127, 100)", double(counts[1]), ((-100) * 1000 + 0) * 1000 + 100);
+
+  // Ranges at the ends of int64 and uint64, with run-time steps: the
+  // counter must not wrap around and run on.
+  const std::int64_t max = INT64_MAX, min = INT64_MIN;
+  auto dbounds = pyk::to_device(std::vector<std::int64_t>{max - 10, max, 7, min + 10, min, -7, min, max, max});
+  auto dubounds = pyk::to_device(std::vector<std::uint64_t>{UINT64_MAX - 9, UINT64_MAX, 4});
+  auto ends = pyk::device_empty<std::int64_t>({7});
+  pyk::kernels::range_ends({1, 32}, dbounds, dubounds, ends);
+  std::vector<std::int64_t> e(7);
+  ends.copy_to_host(e);
+  auto checkExact = [&](const char *what, std::int64_t got, std::int64_t want) {
+    check(what, got == want ? 1.0 : 0.0, 1.0);
+    if (got != want)
+      std::printf("  %s: got %lld, want %lld\n", what, static_cast<long long>(got), static_cast<long long>(want));
+  };
+  checkExact("range(max - 10, max, 7) has 2 values", e[0], 2);
+  checkExact("range(max - 10, max, 7) ends at max - 3", e[1], max - 3);
+  checkExact("range(min + 10, min, -7) has 2 values", e[2], 2);
+  checkExact("range(min + 10, min, -7) ends at min + 3", e[3], min + 3);
+  checkExact("range(min, max, max) has 3 values", e[4], 3);
+  checkExact("range(min, max, max) ends at max - 1", e[5], max - 1);
+  checkExact("range(uint64 max - 9, uint64 max, 4) has 3 values", e[6], 3);
 
   const int rows = 300, cols = 17;
   std::vector<float> m(rows * cols), sums(rows);
