@@ -16,6 +16,8 @@ const char *implName(Impl impl) {
   switch (impl) {
   case PykPtx:
     return "pyk PTX";
+  case PykPtx32:
+    return "pyk PTX i32";
   case PykCuda:
     return "pyk CUDA C++";
   case Hand:

@@ -3,6 +3,7 @@
 // parts in order; each part fills rows and prints what it does as it goes.
 #pragma once
 
+#include <array>
 #include <cmath>
 #include <cstdint>
 #include <string>
@@ -34,10 +35,21 @@ struct Sizes {
 };
 Sizes sizesFor(bool large);
 
-/// The three implementations every kernel runs in, and Numba's, which
-/// numba_bench.py times in its own process (--numba FILE).
-enum Impl { PykPtx, PykCuda, Hand, Numba, ImplCount };
+/// The four implementations every kernel runs in, and Numba's, which
+/// numba_bench.py times in its own process (--numba FILE). PykPtx32 is the
+/// PTX path compiled with pykc --index-bits=32 (32-bit element offsets).
+/// The pyk ones come first and Hand after them (main.cpp's failure scan
+/// runs from PykPtx to Hand); Numba, an optional last column, stays last.
+enum Impl { PykPtx, PykPtx32, PykCuda, Hand, Numba, ImplCount };
 const char *implName(Impl impl);
+
+/// One value per implementation, all `value`: whatever ImplCount is, no
+/// entry is left zero-initialised.
+template <typename T> std::array<T, ImplCount> perImpl(const T &value) {
+  std::array<T, ImplCount> values;
+  values.fill(value);
+  return values;
+}
 
 /// One kernel's measurements. A time is NaN when the implementation did not
 /// run or failed its check; `status` then says why.
@@ -47,8 +59,8 @@ struct KernelRow {
   double bytes = 0;       ///< the fewest bytes it must move through device memory
   double flops = 0;       ///< floating-point operations (0: reported as GB/s)
   bool memoryBound = true;
-  double ms[ImplCount] = {NAN, NAN, NAN, NAN};
-  std::string status[ImplCount] = {"not run", "not run", "not run", "not run"};
+  std::array<double, ImplCount> ms = perImpl<double>(NAN);
+  std::array<std::string, ImplCount> status = perImpl<std::string>("not run");
 };
 
 /// The device-to-device copy bandwidth (bytes read + written per second),

@@ -1,24 +1,31 @@
-// The eight kernels: inputs, CPU references, and each one's three
-// implementations (pyk through LLVM's PTX, pyk through its CUDA C++ and
-// nvcc, hand-written CUDA), all launched with the same grid and block
-// shapes on the same device arrays, so that only the kernels' code differs.
+// The eight kernels: inputs, CPU references, and each one's four
+// implementations (pyk through LLVM's PTX, the same with 32-bit element
+// offsets, pyk through its CUDA C++ and nvcc, hand-written CUDA), all
+// launched with the same grid and block shapes on the same device arrays,
+// so that only the kernels' code differs.
 #include "Bench.h"
 #include "CudaCheck.h"
 #include "HostData.h"
 #include "KernelRunner.h"
 
 // The PTX path's kernels keep their .pyk names; the CUDA C++ path's are
-// the same files with every kernel renamed NAME_cu (bench/gpu/prepare).
+// the same files with every kernel renamed NAME_cu, and the PTX path's
+// with --index-bits=32 NAME_i32 (bench/gpu/prepare).
 #include "elementwise.pyk.h"
 #include "elementwise_cu.pyk.h"
+#include "elementwise_i32.pyk.h"
 #include "histogram.pyk.h"
 #include "histogram_cu.pyk.h"
+#include "histogram_i32.pyk.h"
 #include "matmul.pyk.h"
 #include "matmul_cu.pyk.h"
+#include "matmul_i32.pyk.h"
 #include "reduction.pyk.h"
 #include "reduction_cu.pyk.h"
+#include "reduction_i32.pyk.h"
 #include "stencil.pyk.h"
 #include "stencil_cu.pyk.h"
+#include "stencil_i32.pyk.h"
 
 #include "handwritten.h"
 
@@ -28,7 +35,8 @@
 namespace bench {
 namespace {
 
-using pyk::kernels::block_sum, pyk::kernels::block_sum_cu, pyk::kernels::warp_sum, pyk::kernels::warp_sum_cu;
+using pyk::kernels::block_sum, pyk::kernels::block_sum_cu, pyk::kernels::block_sum_i32, pyk::kernels::warp_sum,
+    pyk::kernels::warp_sum_cu, pyk::kernels::warp_sum_i32;
 
 std::string describe(std::int64_t count, const char *type) {
   char text[64];
@@ -78,6 +86,7 @@ void elementwise(const Context &context, std::int64_t n, std::vector<KernelRow> 
   KernelRow add{"vector_add", describe(n, "float32"), 12.0 * n, 1.0 * n, true};
   runVariants(context, add,
               {{PykPtx, [&] { pyk::kernels::vector_add({blocks, 256}, dx, dy, out); }},
+               {PykPtx32, [&] { pyk::kernels::vector_add_i32({blocks, 256}, dx, dy, out); }},
                {PykCuda, [&] { pyk::kernels::vector_add_cu({blocks, 256}, dx, dy, out); }},
                {Hand, [&] { handCheck(hand::vector_add(shape, dx.data(), dy.data(), out.data(), int(n)), "vector_add"); }}},
               checkAgainst(&sum, 0.0));
@@ -87,6 +96,7 @@ void elementwise(const Context &context, std::int64_t n, std::vector<KernelRow> 
   KernelRow saxpy{"saxpy", describe(n, "float32"), 12.0 * n, 2.0 * n, true};
   runVariants(context, saxpy,
               {{PykPtx, [&] { pyk::kernels::saxpy({blocks, 256}, a, dx, dy, out); }},
+               {PykPtx32, [&] { pyk::kernels::saxpy_i32({blocks, 256}, a, dx, dy, out); }},
                {PykCuda, [&] { pyk::kernels::saxpy_cu({blocks, 256}, a, dx, dy, out); }},
                {Hand, [&] { handCheck(hand::saxpy(shape, a, dx.data(), dy.data(), out.data(), int(n)), "saxpy"); }}},
               checkAgainst(&saxpyWant, 1e-6));
@@ -127,6 +137,7 @@ void stencil(const Context &context, std::int64_t side, std::vector<KernelRow> &
   KernelRow row{"jacobi_step", std::to_string(side) + "^2 float32", 8.0 * n, 4.0 * (side - 2) * (side - 2), true};
   runVariants(context, row,
               {{PykPtx, [&] { pyk::kernels::jacobi_step(launch, dsrc, ddst); }},
+               {PykPtx32, [&] { pyk::kernels::jacobi_step_i32(launch, dsrc, ddst); }},
                {PykCuda, [&] { pyk::kernels::jacobi_step_cu(launch, dsrc, ddst); }},
                {Hand, [&] {
                   handCheck(hand::jacobi_step(shape, dsrc.data(), ddst.data(), int(side), int(side)), "jacobi_step");
@@ -174,6 +185,7 @@ void matmul(const Context &context, std::int64_t n, std::vector<KernelRow> &rows
   KernelRow naive{"matmul_naive", std::to_string(n) + "^2 float32", bytes, flops, false};
   runVariants(context, naive,
               {{PykPtx, [&] { pyk::kernels::matmul_naive(launch, dA, dB, dC); }},
+               {PykPtx32, [&] { pyk::kernels::matmul_naive_i32(launch, dA, dB, dC); }},
                {PykCuda, [&] { pyk::kernels::matmul_naive_cu(launch, dA, dB, dC); }},
                {Hand, [&] { handCheck(hand::matmul_naive(shape, dA.data(), dB.data(), dC.data(), int(n)), "matmul_naive"); }}},
               check);
@@ -181,6 +193,7 @@ void matmul(const Context &context, std::int64_t n, std::vector<KernelRow> &rows
   KernelRow tiled{"matmul_tiled", std::to_string(n) + "^2 float32", bytes, flops, false};
   runVariants(context, tiled,
               {{PykPtx, [&] { pyk::kernels::matmul_tiled(launch, dA, dB, dC); }},
+               {PykPtx32, [&] { pyk::kernels::matmul_tiled_i32(launch, dA, dB, dC); }},
                {PykCuda, [&] { pyk::kernels::matmul_tiled_cu(launch, dA, dB, dC); }},
                {Hand, [&] { handCheck(hand::matmul_tiled(shape, dA.data(), dB.data(), dC.data(), int(n)), "matmul_tiled"); }}},
               check);
@@ -219,6 +232,7 @@ void reductions(const Context &context, std::int64_t n, std::vector<KernelRow> &
     KernelRow row{"block_sum", describe(n, "int64"), 8.0 * n, 0.0, true};
     runVariants(context, row,
                 {{PykPtx, [&] { block_sum({blocks, 256}, dx, total); }},
+                 {PykPtx32, [&] { block_sum_i32({blocks, 256}, dx, total); }},
                  {PykCuda, [&] { block_sum_cu({blocks, 256}, dx, total); }},
                  {Hand, [&] { handCheck(hand::block_sum(shape, dx.data(), total.data(), n), "block_sum"); }}},
                 check);
@@ -249,6 +263,7 @@ void reductions(const Context &context, std::int64_t n, std::vector<KernelRow> &
     KernelRow row{"warp_sum", describe(n, "float64"), 8.0 * n, 1.0 * n, true};
     runVariants(context, row,
                 {{PykPtx, [&] { warp_sum({blocks, 256}, dx, total); }},
+                 {PykPtx32, [&] { warp_sum_i32({blocks, 256}, dx, total); }},
                  {PykCuda, [&] { warp_sum_cu({blocks, 256}, dx, total); }},
                  {Hand, [&] { handCheck(hand::warp_sum(shape, dx.data(), total.data(), n), "warp_sum"); }}},
                 check);
@@ -285,6 +300,7 @@ void histogram(const Context &context, std::int64_t n, std::vector<KernelRow> &r
   KernelRow row{"histogram", describe(n, "int32"), 4.0 * n, 0.0, true};
   runVariants(context, row,
               {{PykPtx, [&] { pyk::kernels::histogram({blocks, 256}, ddata, dbins); }},
+               {PykPtx32, [&] { pyk::kernels::histogram_i32({blocks, 256}, ddata, dbins); }},
                {PykCuda, [&] { pyk::kernels::histogram_cu({blocks, 256}, ddata, dbins); }},
                {Hand, [&] {
                   handCheck(hand::histogram({blocks, 1, 256, 1}, ddata.data(), dbins.data(), n), "histogram");

@@ -5,6 +5,7 @@
 
 #include <cstdarg>
 #include <cstdio>
+#include <vector>
 
 namespace bench {
 namespace {
@@ -41,6 +42,39 @@ std::string rateCell(const KernelRow &row, Impl impl, double ceiling) {
   return std::isnan(ceiling) ? format("%.0f", gbs) : format("%.0f (%.0f%%)", gbs, 100.0 * gbs / ceiling);
 }
 
+/// The kernel tables' implementation columns, in Impl's order: pyk's, then
+/// the hand-written kernels the ratios are taken against, then Numba's when
+/// numba_bench.py ran. Every pyk implementation gets a ratio column.
+std::vector<Impl> kernelColumns(bool numbaColumn) {
+  std::vector<Impl> columns;
+  for (int impl = 0; impl < ImplCount; ++impl)
+    if (impl != Numba || numbaColumn)
+      columns.push_back(static_cast<Impl>(impl));
+  return columns;
+}
+
+/// A time or rate column's header; shorter than implName's progress-line
+/// names for the hand-written kernels.
+std::string columnName(Impl impl) { return impl == Hand ? "hand-written" : implName(impl); }
+
+/// A ratio column's header: "PTX / hand" for "pyk PTX".
+std::string ratioName(Impl impl) {
+  std::string name = implName(impl);
+  if (name.rfind("pyk ", 0) == 0)
+    name.erase(0, 4);
+  return name + " / hand";
+}
+
+/// One markdown table row; with `head`, the separator row under it too.
+std::string tableRow(const std::vector<std::string> &cells, bool head = false) {
+  std::string line = "|", rule = "|";
+  for (const std::string &cell : cells) {
+    line += " " + cell + " |";
+    rule += "---|";
+  }
+  return line + "\n" + (head ? rule + "\n" : "");
+}
+
 } // namespace
 
 std::string tables(const Context &context, const std::string &device, const CopyCeiling &ceiling,
@@ -57,31 +91,39 @@ std::string tables(const Context &context, const std::string &device, const Copy
   out += "| cudaMemcpy | " + number(ceiling.memcpyGBs, "%.0f") + " |\n";
   out += "| float4 copy kernel | " + number(ceiling.kernelGBs, "%.0f") + " |\n\n";
 
+  // The columns vary (Numba's only when it ran), so the kernel tables are
+  // built from the list of them.
+  const std::vector<Impl> columns = kernelColumns(numbaColumn);
   out += "### Kernels: time (ms) and ratio to hand-written CUDA (lower is faster)\n\n";
-  out += "| kernel | size | pyk PTX | pyk CUDA C++ | hand-written | ";
-  out += numbaColumn ? "Numba | PTX / hand | CUDA C++ / hand | Numba / hand |\n|---|---|---|---|---|---|---|---|---|\n"
-                     : "PTX / hand | CUDA C++ / hand |\n|---|---|---|---|---|---|---|\n";
+  out += "pyk PTX i32 is the PTX path compiled with `pykc --index-bits=32` (32-bit element offsets).\n\n";
+  std::vector<std::string> head{"kernel", "size"};
+  for (Impl impl : columns)
+    head.push_back(columnName(impl));
+  for (Impl impl : columns)
+    if (impl != Hand)
+      head.push_back(ratioName(impl));
+  out += tableRow(head, true);
   for (const KernelRow &row : kernels) {
-    out += "| " + row.name + " | " + row.size + " | " + timeCell(row, PykPtx) + " | " + timeCell(row, PykCuda) + " | " +
-           timeCell(row, Hand) + " | ";
-    if (numbaColumn)
-      out += timeCell(row, Numba) + " | ";
-    out += ratioCell(row, PykPtx) + " | " + ratioCell(row, PykCuda) + " |";
-    if (numbaColumn)
-      out += " " + ratioCell(row, Numba) + " |";
-    out += "\n";
+    std::vector<std::string> cells{row.name, row.size};
+    for (Impl impl : columns)
+      cells.push_back(timeCell(row, impl));
+    for (Impl impl : columns)
+      if (impl != Hand)
+        cells.push_back(ratioCell(row, impl));
+    out += tableRow(cells);
   }
 
   out += "\n### Kernels: rate (GB/s moved, with % of the copy ceiling; GFLOP/s for matmul)\n\n";
-  out += numbaColumn ? "| kernel | unit | pyk PTX | pyk CUDA C++ | hand-written | Numba |\n|---|---|---|---|---|---|\n"
-                     : "| kernel | unit | pyk PTX | pyk CUDA C++ | hand-written |\n|---|---|---|---|---|\n";
+  head = {"kernel", "unit"};
+  for (Impl impl : columns)
+    head.push_back(columnName(impl));
+  out += tableRow(head, true);
   const double best = ceiling.best();
   for (const KernelRow &row : kernels) {
-    out += "| " + row.name + " | " + (row.memoryBound ? "GB/s" : "GFLOP/s") + " | " + rateCell(row, PykPtx, best) +
-           " | " + rateCell(row, PykCuda, best) + " | " + rateCell(row, Hand, best) + " |";
-    if (numbaColumn)
-      out += " " + rateCell(row, Numba, best) + " |";
-    out += "\n";
+    std::vector<std::string> cells{row.name, row.memoryBound ? "GB/s" : "GFLOP/s"};
+    for (Impl impl : columns)
+      cells.push_back(rateCell(row, impl, best));
+    out += tableRow(cells);
   }
 
   out += "\n### Launch overhead (host µs per launch of an empty kernel, 1 x 32 threads, no sync between launches)\n\n";

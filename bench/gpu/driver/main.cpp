@@ -1,9 +1,10 @@
-// gpu_bench: pyk's kernels through both GPU paths against hand-written CUDA
-// on one GPU, after the device-to-device copy ceiling; then launch overhead
-// and module load time. Prints progress lines as it goes and the markdown
-// tables last. Without a GPU it runs pyk's kernels on pyk's CPU device at
-// small sizes instead, so that the harness and the checks are exercised
-// anywhere. Exits 1 if any check failed or any measurement hit an error.
+// gpu_bench: pyk's kernels through both GPU paths (the PTX one also with
+// 32-bit element offsets) against hand-written CUDA on one GPU, after the
+// device-to-device copy ceiling; then launch overhead and module load time.
+// Prints progress lines as it goes and the markdown tables last. Without a
+// GPU it runs pyk's kernels on pyk's CPU device at small sizes instead, so
+// that the harness and the checks are exercised anywhere. Exits 1 if any
+// check failed or any measurement hit an error.
 //
 // usage: gpu_bench [--runs N] [--small] [--cpu] [--numba FILE] [--tables FILE]
 //                  [--generated DIR] [--print-sizes]
