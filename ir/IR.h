@@ -15,6 +15,8 @@
 #include "SourceFile.h"
 #include "Types.h"
 
+#include "llvm/Support/Casting.h"
+
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -437,6 +439,16 @@ public:
       : Stmt(NodeKind::ForRange, loc), var(var), start(std::move(start)), stop(std::move(stop)),
         step(std::move(step)), stepSign(stepSign), body(std::move(body)) {}
   PYK_IR_CLASSOF(ForRange)
+
+  /// A constant step of 1 (or -1 on a signed counter): `v < stop; ++v`
+  /// then never carries v past stop. Any other step can overshoot stop by
+  /// up to step - 1 and wrap around the type's end, so the backends count
+  /// the iterations instead (Python's len(range(...))).
+  bool hasUnitStep() const {
+    auto *constant = llvm::dyn_cast<Constant>(step.get());
+    return constant && (constant->intValue == 1 || (constant->intValue == -1 && isSignedInteger(var->type.scalar)));
+  }
+
   const Variable *var;
   ExprPtr start;
   ExprPtr stop;

@@ -293,25 +293,37 @@ private:
   /// for (int64_t i = start; i < stop; ++i) — the test follows the step's
   /// sign, decided at run time when the step is not a constant.
   void forRange(const ForRange &s, unsigned depth) {
+    if (!s.hasUnitStep())
+      return countedForRange(s, depth);
     const std::string &i = names_.nameOf(s.var);
     const std::string stop = wrap(expr(*s.stop), Relational + 1);
-    const std::string ascending = i + " < " + stop, descending = i + " > " + stop;
-    std::string test = s.stepSign > 0 ? ascending : s.stepSign < 0 ? descending : "";
-    if (s.stepSign == 0) {
-      // A step of zero runs no iteration (Python raises ValueError).
-      const std::string step = wrap(expr(*s.step), Relational + 1);
-      test = isSignedInteger(s.var->type.scalar)
-                 ? step + " > 0 ? " + ascending + " : " + step + " < 0 && " + descending
-                 : step + " != 0 && " + ascending;
-    }
-    std::string next = "++" + i;
-    if (auto *step = llvm::dyn_cast<Constant>(s.step.get()); !step || (step->intValue != 1 && step->intValue != -1))
-      next = i + " += " + wrap(expr(*s.step), Conditional);
-    else if (step->intValue == -1 && isSignedInteger(s.var->type.scalar))
-      next = "--" + i;
-    os_ << "for (" << cudaScalarType(s.var->type.scalar) << " " << i << " = " << expr(*s.start).text << "; " << test
-        << "; " << next << ") {\n";
+    const bool ascending = cast<Constant>(*s.step).intValue == 1;
+    os_ << "for (" << cudaScalarType(s.var->type.scalar) << " " << i << " = " << expr(*s.start).text << "; " << i
+        << (ascending ? " < " : " > ") << stop << "; " << (ascending ? "++" : "--") << i << ") {\n";
     loopBody(s.body, s.var, depth + 1);
+    os_.indent(depth * 4) << "}\n";
+  }
+
+  /// Any other step: `v += step` could overshoot stop and wrap around the
+  /// type's end, so the loop counts Python's len(range(...)) down instead;
+  /// nvcc still sees a loop whose trip count it knows, and unrolls it.
+  ///   {
+  ///       int64_t v = start;
+  ///       for (auto pyk_left_v = pyk_range_length<int64_t>(v, stop, step); pyk_left_v != 0;
+  ///            --pyk_left_v, v = pyk_range_next<int64_t>(v, step)) {
+  void countedForRange(const ForRange &s, unsigned depth) {
+    helpers_.insert(Helper::RangeLength);
+    const std::string &v = names_.nameOf(s.var);
+    const std::string type = cudaScalarType(s.var->type.scalar);
+    const std::string step = expr(*s.step).text, left = "pyk_left_" + v;
+    os_ << "{\n";
+    os_.indent((depth + 1) * 4) << type << " " << v << " = " << expr(*s.start).text << ";\n";
+    os_.indent((depth + 1) * 4) << "for (auto " << left << " = pyk_range_length<" << type << ">(" << v << ", "
+                                << expr(*s.stop).text << ", " << step << "); " << left << " != 0; --" << left
+                                << ", " << v << " = pyk_range_next<" << type << ">(" << v << ", " << step
+                                << ")) {\n";
+    loopBody(s.body, s.var, depth + 2);
+    os_.indent((depth + 1) * 4) << "}\n";
     os_.indent(depth * 4) << "}\n";
   }
 

@@ -27,6 +27,8 @@ const char *helperName(Helper helper) {
     return "pyk_laneid";
   case Helper::LaneMaskLt:
     return "pyk_lanemask_lt";
+  case Helper::RangeLength:
+    return "pyk_range_length";
   case Helper::DynamicShared:
     return "pyk_dynamic_shared";
   case Helper::AtomicBits:
@@ -202,6 +204,25 @@ __device__ __forceinline__ uint32_t pyk_dynamic_shared_bytes() {
     unsigned bytes;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
     return bytes;
+}
+)";
+  case Helper::RangeLength:
+    return R"(// Python's len(range(start, stop, step)) (0 for a zero step), and the next
+// value, added without overflow: a loop counts its iterations down rather
+// than testing v < stop, which v += step could overshoot and wrap around.
+template <typename T>
+__device__ __forceinline__ unsigned long long pyk_range_length(T start, T stop, T step) {
+    using U = unsigned long long; // differences of any two values fit
+    if (step > 0 && start < stop)
+        return (U(stop) - U(start) - 1) / U(step) + 1;
+    if constexpr (std::is_signed_v<T>)
+        if (step < 0 && start > stop)
+            return (U(start) - U(stop) - 1) / (U(0) - U(step)) + 1;
+    return 0;
+}
+template <typename T> __device__ __forceinline__ T pyk_range_next(T value, T step) {
+    using U = unsigned long long;
+    return T(U(value) + U(step));
 }
 )";
   case Helper::AtomicBits:

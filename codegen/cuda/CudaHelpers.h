@@ -27,6 +27,7 @@ enum class Helper {
   LaneId,
   LaneMaskLt,
   DynamicShared,
+  RangeLength, // and pyk_range_next
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
   AtomicBits, // the integer that holds a value's bits (used by the next ones)
   AtomicAdd,

@@ -226,7 +226,7 @@ private:
   /// alloca like any local.
   void forRange(const ForRange &s);
 
-  /// forRange with a step whose sign is known only at run time.
+  /// forRange with a step other than 1 (ForRange::hasUnitStep).
   void forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *stop, llvm::Value *step);
 
   void storeLocal(const Variable *var, llvm::Value *value);

@@ -293,12 +293,13 @@ void FunctionEmitter::whileLoop(const While &s) {
 }
 
 /// start, stop and step are evaluated once; the counter lives in an
-/// alloca like any local.
+/// alloca like any local. A unit step tests v < stop (v > stop) and steps
+/// v by one; any other goes to forRangeCounted.
 void FunctionEmitter::forRange(const ForRange &s) {
   llvm::Value *start = expr(*s.start);
   llvm::Value *stop = expr(*s.stop);
   llvm::Value *step = expr(*s.step);
-  if (s.stepSign == 0)
+  if (!s.hasUnitStep())
     return forRangeCounted(s, start, stop, step);
   storeLocal(s.var, start);
   auto *condition = llvm::BasicBlock::Create(context_, "for.cond", llvmFunction_);
@@ -326,18 +327,20 @@ void FunctionEmitter::forRange(const ForRange &s) {
 
   builder_.SetInsertPoint(next);
   llvm::Value *current = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
-  storeLocal(s.var, builder_.CreateAdd(current, step));
+  // v < stop (v > stop) held, so v + 1 (v - 1) does not overflow.
+  storeLocal(s.var, isSigned ? builder_.CreateNSWAdd(current, step) : builder_.CreateNUWAdd(current, step));
   builder_.CreateBr(condition);
   builder_.SetInsertPoint(exit);
 }
 
-/// A step known only at run time (a grid-stride loop's cuda.gridsize(1)):
-/// the number of iterations is computed first, as Python's range does, and
-/// a counter k runs up to it, with v = start + k * step. LLVM can then
-/// unroll the loop by a run-time factor, keeping several loads in flight
-/// per thread as nvcc does for the same loop; with `v += step; v < stop` it
-/// would have to divide for the trip count itself, which it will not do.
-/// And v never steps past stop, so it cannot wrap around its type's end.
+/// Any step but 1 (ForRange::hasUnitStep): the number of iterations is
+/// computed first, as Python's range does, and a counter k runs up to it,
+/// with v = start + k * step, so that v never steps past stop and wraps
+/// around its type's end. For a step known only at run time (a grid-stride
+/// loop's cuda.gridsize(1)) this also lets LLVM unroll the loop by a
+/// run-time factor, keeping several loads in flight per thread as nvcc
+/// does for the same loop: with `v += step; v < stop` it would have to
+/// divide for the trip count itself, which it will not do.
 void FunctionEmitter::forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *stop,
                                       llvm::Value *step) {
   at(s.loc());
