@@ -290,8 +290,8 @@ private:
     loopVariables_ = std::move(outer);
   }
 
-  /// for (int64_t i = start; i < stop; ++i) — the test follows the step's
-  /// sign, decided at run time when the step is not a constant.
+  /// for (int64_t i = start; i < stop; ++i), or `i > stop; --i` for a step
+  /// of -1; any other step goes to countedForRange.
   void forRange(const ForRange &s, unsigned depth) {
     if (!s.hasUnitStep())
       return countedForRange(s, depth);
