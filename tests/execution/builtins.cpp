@@ -1,22 +1,13 @@
 // Runs builtins.pyk and compares with Python's meaning, computed here.
+#include "Checks.h"
 #include "builtins.pyk.h"
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 int main() {
-  int passed = 0, failed = 0;
-  auto check = [&](const char *what, std::size_t i, double got, double want) {
-    if (got == want) {
-      ++passed;
-      return;
-    }
-    ++failed;
-    std::printf("FAIL %s[%zu]: got %.17g, want %.17g\n", what, i, got, want);
-  };
-
+  Checks checks;
   const std::vector<double> xs = {2.7, -2.7, 0.0, -0.0, 1e9, 0.5, -1.5};
   const auto n = static_cast<std::int64_t>(xs.size());
   auto x = pyk::to_device(xs);
@@ -34,10 +25,10 @@ int main() {
   asF32.copy_to_host(f);
   truthy.copy_to_host(b);
   for (std::size_t i = 0; i < xs.size(); ++i) {
-    check("int()", i, double(t[i]), double(static_cast<std::int64_t>(xs[i])));
-    check("int32()", i, double(w[i]), double(static_cast<std::int32_t>(xs[i] * 2.0)));
-    check("np.float32()", i, f[i], static_cast<float>(xs[i]));
-    check("bool()", i, b[i], xs[i] != 0 ? 1 : 0);
+    checks.equal("int()", i, double(t[i]), double(static_cast<std::int64_t>(xs[i])));
+    checks.equal("int32()", i, double(w[i]), double(static_cast<std::int32_t>(xs[i] * 2.0)));
+    checks.equal("np.float32()", i, f[i], static_cast<float>(xs[i]));
+    checks.equal("bool()", i, b[i], xs[i] != 0 ? 1 : 0);
   }
 
   const std::vector<std::int64_t> as = {5, -5, 0, INT64_MIN + 1, 7};
@@ -57,8 +48,8 @@ int main() {
     const std::uint64_t absA = as[i] < 0 ? 0 - a : a;
     const std::uint64_t want = absA + 1000 * static_cast<std::uint64_t>(std::min(as[i], bs[i])) +
                                1000000 * static_cast<std::uint64_t>(std::max({as[i], bs[i], std::int64_t(3)}));
-    check("abs/min/max", i, double(o[i]), double(static_cast<std::int64_t>(want)));
-    check("float min/abs/max", i, fo[i], std::min(fs[i], 0.5) + std::fabs(fs[i]) * std::max(fs[i], -fs[i]));
+    checks.equal("abs/min/max", i, double(o[i]), double(static_cast<std::int64_t>(want)));
+    checks.equal("float min/abs/max", i, fo[i], std::min(fs[i], 0.5) + std::fabs(fs[i]) * std::max(fs[i], -fs[i]));
   }
 
   const std::vector<double> rs = {0.5, 1.5, 2.5, -0.5, -1.5, 2.4999, 1e10 + 0.5, -7.0};
@@ -71,11 +62,10 @@ int main() {
   std::vector<std::int64_t> ro(count * 3);
   rounded.copy_to_host(ro);
   for (std::size_t i = 0; i < rs.size(); ++i) {
-    check("round(float64)", i, double(ro[i * 3]), std::nearbyint(rs[i]));
-    check("round(float32)", i, double(ro[i * 3 + 1]), std::nearbyint(rs32[i]));
-    check("len", i, double(ro[i * 3 + 2]), double(count));
+    checks.equal("round(float64)", i, double(ro[i * 3]), std::nearbyint(rs[i]));
+    checks.equal("round(float32)", i, double(ro[i * 3 + 1]), std::nearbyint(rs32[i]));
+    checks.equal("len", i, double(ro[i * 3 + 2]), double(count));
   }
 
-  std::printf("builtins on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("builtins");
 }

@@ -1,22 +1,11 @@
 // Runs device_functions.pyk and compares with the same functions in C++.
+#include "Checks.h"
 #include "device_functions.pyk.h"
 
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(const char *what, long long index, double got, double want) {
-  if (got == want) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAIL %s[%lld]: got %.9g, want %.9g\n", what, index, got, want);
-}
 
 float smoothstep(float x) {
   const float t = std::fmin(std::fmax(x, 0.0f), 1.0f);
@@ -36,6 +25,7 @@ int collatzSteps(std::int64_t n) {
 } // namespace
 
 int main() {
+  Checks checks;
   // More threads than elements: the extra threads' scatter returns early.
   const int n = 1000;
   std::vector<float> x(n);
@@ -47,7 +37,7 @@ int main() {
   std::vector<float> out(n);
   dout.copy_to_host(out);
   for (int i = 0; i < n; ++i)
-    check("shade", i, out[i], smoothstep(x[i]));
+    checks.equal("shade", i, out[i], smoothstep(x[i]));
 
   std::vector<double> a = {3, 5, 8, 0, 1e-3}, b = {4, 12, 15, 0, 2e-3}, h(a.size());
   auto da = pyk::to_device(a), db = pyk::to_device(b);
@@ -55,7 +45,7 @@ int main() {
   pyk::kernels::hypotenuses({1, 32}, da, db, dh);
   dh.copy_to_host(h);
   for (std::size_t i = 0; i < a.size(); ++i)
-    check("hypotenuses", static_cast<long long>(i), h[i], std::sqrt(a[i] * a[i] + b[i] * b[i]));
+    checks.equal("hypotenuses", static_cast<long long>(i), h[i], std::sqrt(a[i] * a[i] + b[i] * b[i]));
 
   std::vector<std::int64_t> starts;
   for (std::int64_t k = 1; k <= 300; ++k)
@@ -69,8 +59,8 @@ int main() {
   dsteps.copy_to_host(steps);
   dparity.copy_to_host(parity);
   for (std::size_t i = 0; i < starts.size(); ++i) {
-    check("collatz steps", static_cast<long long>(i), steps[i], collatzSteps(starts[i]));
-    check("collatz parity", static_cast<long long>(i), parity[i], double(starts[i] % 2));
+    checks.equal("collatz steps", static_cast<long long>(i), steps[i], collatzSteps(starts[i]));
+    checks.equal("collatz parity", static_cast<long long>(i), parity[i], double(starts[i] % 2));
   }
 
   const int rows = 19, cols = 7;
@@ -86,9 +76,8 @@ int main() {
     float want = 0;
     for (int c = 0; c < cols; ++c)
       want += m[r * cols + c];
-    check("row_sums", r, sums[r], want);
+    checks.equal("row_sums", r, sums[r], want);
   }
 
-  std::printf("device_functions on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("device_functions");
 }

@@ -1,20 +1,11 @@
 // Runs grids.pyk: 2-D launches, grid-stride loops, tuple unpacking.
+#include "Checks.h"
 #include "grids.pyk.h"
 
-#include <cstdio>
 #include <vector>
 
 int main() {
-  int passed = 0, failed = 0;
-  auto check = [&](const char *what, long long i, double got, double want) {
-    if (got == want) {
-      ++passed;
-      return;
-    }
-    ++failed;
-    std::printf("FAIL %s[%lld]: got %g, want %g\n", what, i, got, want);
-  };
-
+  Checks checks;
   const int rows = 37, cols = 53;
   std::vector<float> a(rows * cols), b(rows * cols), out(rows * cols);
   for (int i = 0; i < rows * cols; ++i) {
@@ -26,7 +17,7 @@ int main() {
   pyk::kernels::add_2d({{(rows + 15) / 16, (cols + 7) / 8}, {16, 8}}, da, db, dout);
   dout.copy_to_host(out);
   for (int i = 0; i < rows * cols; ++i)
-    check("add_2d", i, out[i], a[i] + b[i]);
+    checks.equal("add_2d", i, out[i], a[i] + b[i]);
 
   std::vector<std::int64_t> xs(10000);
   for (std::size_t i = 0; i < xs.size(); ++i)
@@ -36,7 +27,7 @@ int main() {
   std::vector<std::int64_t> doubled(xs.size());
   dx.copy_to_host(doubled);
   for (std::size_t i = 0; i < xs.size(); ++i)
-    check("grid_stride", static_cast<long long>(i), double(doubled[i]), double(2 * xs[i]));
+    checks.equal("grid_stride", static_cast<long long>(i), double(doubled[i]), double(2 * xs[i]));
 
   auto small = pyk::device_empty<std::int64_t>({7});
   pyk::kernels::swaps({{3, 2}, {4, 5}}, small);
@@ -44,8 +35,7 @@ int main() {
   small.copy_to_host(s);
   const std::int64_t want[] = {2, 1, 30, 12, 10, 1, 2};
   for (int i = 0; i < 7; ++i)
-    check("swaps", i, double(s[i]), double(want[i]));
+    checks.equal("swaps", i, double(s[i]), double(want[i]));
 
-  std::printf("grids on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("grids");
 }

@@ -1,23 +1,14 @@
 // Runs index_bits.pyk, compiled with --index-bits=32: the kernels compute
 // what they compute with 64-bit offsets, and a launch with an array of 2^31
 // elements or more is refused before anything runs.
+#include "Checks.h"
 #include "index_bits.pyk.h"
 
-#include <cstdio>
 #include <string>
 #include <vector>
 
 int main() {
-  int passed = 0, failed = 0;
-  auto check = [&](const std::string &what, bool ok) {
-    if (ok) {
-      ++passed;
-      return;
-    }
-    ++failed;
-    std::printf("FAIL %s\n", what.c_str());
-  };
-
+  Checks checks;
   const int depth = 9, rows = 11, cols = 70;
   std::vector<float> src(depth * rows * cols);
   for (std::size_t n = 0; n < src.size(); ++n)
@@ -36,9 +27,9 @@ int main() {
                                           at(i, j, k - 1) + at(i, j, k + 1)
                                     : -1.0f;
         const float got = dst[(i * rows + j) * cols + k];
-        check("stencil_3d[" + std::to_string(i) + "," + std::to_string(j) + "," + std::to_string(k) + "] = " +
-                  std::to_string(got) + ", want " + std::to_string(want),
-              got == want);
+        checks.expect("stencil_3d[" + std::to_string(i) + "," + std::to_string(j) + "," + std::to_string(k) +
+                          "] = " + std::to_string(got) + ", want " + std::to_string(want),
+                      got == want);
       }
 
   const int mRows = 300, mCols = 45;
@@ -57,8 +48,8 @@ int main() {
     std::int64_t want = 0;
     for (int c = 0; c < mCols; ++c)
       want += m[r * mCols + c];
-    check("row_sums[" + std::to_string(r) + "]", sums[r] == want);
-    check("row_sums firsts[" + std::to_string(r) + "]", firsts[r] == m[r * mCols]);
+    checks.expect("row_sums[" + std::to_string(r) + "]", sums[r] == want);
+    checks.expect("row_sums firsts[" + std::to_string(r) + "]", firsts[r] == m[r * mCols]);
   }
 
   // 2^31 elements: refused by the launch function, before the kernel runs,
@@ -67,17 +58,16 @@ int main() {
   pyk::ArrayView<std::int64_t, 2> huge(&one, {std::int64_t{1} << 16, std::int64_t{1} << 15});
   try {
     pyk::kernels::row_sums({1, 32}, huge, dsums, dfirsts);
-    check("a launch with an array of 2^31 elements is refused", false);
+    checks.expect("a launch with an array of 2^31 elements is refused", false);
   } catch (const pyk::ShapeError &error) {
     const std::string message = error.what();
-    check("the refusal names the kernel, the array and its size: " + message,
-          message.find("row_sums (from index_bits.pyk)") != std::string::npos &&
-              message.find("'m' has 2147483648 elements") != std::string::npos &&
-              message.find("--index-bits=32") != std::string::npos);
+    checks.expect("the refusal names the kernel, the array and its size: " + message,
+                  message.find("row_sums (from index_bits.pyk)") != std::string::npos &&
+                      message.find("'m' has 2147483648 elements") != std::string::npos &&
+                      message.find("--index-bits=32") != std::string::npos);
   }
   pyk::synchronize();
-  check("nothing ran: the matrix is unchanged", one == 0);
+  checks.expect("nothing ran: the matrix is unchanged", one == 0);
 
-  std::printf("index_bits on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("index_bits");
 }

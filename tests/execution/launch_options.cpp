@@ -1,28 +1,19 @@
 // Runs launch_options.pyk: a launch within launch_bounds runs; a larger
 // block is rejected before the kernel runs, with a message naming the bound.
+#include "Checks.h"
 #include "launch_options.pyk.h"
 
 #include <cmath>
-#include <cstdio>
 #include <string>
 #include <vector>
 
 int main() {
-  int passed = 0, failed = 0;
-  auto check = [&](const char *what, bool ok) {
-    if (ok) {
-      ++passed;
-      return;
-    }
-    ++failed;
-    std::printf("FAIL %s\n", what);
-  };
-
+  Checks checks;
   std::vector<float> values(200, 1.5f);
   auto x = pyk::to_device(values);
   pyk::kernels::bounded({4, 64}, x);
   x.copy_to_host(values);
-  check("bounded ran", values[0] == 3.0f && values[199] == 3.0f);
+  checks.expect("bounded ran", values[0] == 3.0f && values[199] == 3.0f);
 
   std::string message;
   try {
@@ -30,11 +21,11 @@ int main() {
   } catch (const pyk::LaunchConfigError &error) {
     message = error.what();
   }
-  check("bounded rejects 128 threads",
-        message.find("a block of 128 threads is larger than the kernel's launch_bounds of 64 threads") !=
-            std::string::npos);
+  checks.expect("bounded rejects 128 threads",
+                message.find("a block of 128 threads is larger than the kernel's launch_bounds of 64 threads") !=
+                    std::string::npos);
   x.copy_to_host(values);
-  check("rejected launch did not run", values[0] == 3.0f);
+  checks.expect("rejected launch did not run", values[0] == 3.0f);
 
   std::vector<float> squares = {4.0f, 16.0f, 0.25f};
   auto s = pyk::to_device(squares);
@@ -42,8 +33,7 @@ int main() {
   s.copy_to_host(squares);
   const float want[] = {0.5f, 0.25f, 2.0f};
   for (int i = 0; i < 3; ++i)
-    check("few_registers (fastmath rsqrt within 2^-20)", std::fabs(squares[i] - want[i]) <= want[i] * 0x1p-20f);
+    checks.expect("few_registers (fastmath rsqrt within 2^-20)", std::fabs(squares[i] - want[i]) <= want[i] * 0x1p-20f);
 
-  std::printf("launch_options on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("launch_options");
 }

@@ -1,20 +1,12 @@
 // Runs loops.pyk's kernels and compares every case with C++.
+#include "Checks.h"
 #include "loops.pyk.h"
 
 #include <cstdint>
-#include <cstdio>
 #include <vector>
 
 int main() {
-  int passed = 0, failed = 0;
-  auto check = [&](const char *what, double got, double want) {
-    if (got == want) {
-      ++passed;
-    } else {
-      ++failed;
-      std::printf("FAIL %s: got %g, want %g\n", what, got, want);
-    }
-  };
+  Checks checks;
 
   auto out = pyk::device_empty<std::int64_t>({8});
   pyk::kernels::loop_cases({1, 32}, out, -2);
@@ -24,13 +16,13 @@ int main() {
   const char *names[] = {"sum of range", "negative step", "run-time step", "reassigned loop variable",
                          "break and continue", "while with break", "empty range", "last value"};
   for (int i = 0; i < 8; ++i)
-    check(names[i], static_cast<double>(cases[i]), static_cast<double>(want[i]));
+    checks.equal(names[i], static_cast<double>(cases[i]), static_cast<double>(want[i]));
   // A run-time step of 0 runs no iteration (Python raises ValueError); 2
   // counts up from 5 to 0 in no steps either.
   for (std::int64_t step : {0, 2}) {
     pyk::kernels::loop_cases({1, 32}, out, step);
     out.copy_to_host(cases);
-    check(step == 0 ? "run-time step 0" : "run-time step 2", static_cast<double>(cases[2]), 0.0);
+    checks.equal(step == 0 ? "run-time step 0" : "run-time step 2", static_cast<double>(cases[2]), 0.0);
   }
 
   auto dlimits = pyk::to_device(std::vector<std::uint8_t>{255});
@@ -39,8 +31,8 @@ int main() {
   pyk::kernels::narrow_ranges({1, 32}, dlimits, dstarts, narrow);
   std::vector<std::int64_t> counts(2);
   narrow.copy_to_host(counts);
-  check("range(0, uint8 255, 100)", double(counts[0]), 3);
-  check("range(int8 -100, 127, 100)", double(counts[1]), ((-100) * 1000 + 0) * 1000 + 100);
+  checks.equal("range(0, uint8 255, 100)", double(counts[0]), 3);
+  checks.equal("range(int8 -100, 127, 100)", double(counts[1]), ((-100) * 1000 + 0) * 1000 + 100);
 
   // Ranges at the ends of int64 and uint64, with run-time steps: the
   // counter must not wrap around and run on.
@@ -51,18 +43,13 @@ int main() {
   pyk::kernels::range_ends({1, 32}, dbounds, dubounds, ends);
   std::vector<std::int64_t> e(7);
   ends.copy_to_host(e);
-  auto checkExact = [&](const char *what, std::int64_t got, std::int64_t want) {
-    check(what, got == want ? 1.0 : 0.0, 1.0);
-    if (got != want)
-      std::printf("  %s: got %lld, want %lld\n", what, static_cast<long long>(got), static_cast<long long>(want));
-  };
-  checkExact("range(max - 10, max, 7) has 2 values", e[0], 2);
-  checkExact("range(max - 10, max, 7) ends at max - 3", e[1], max - 3);
-  checkExact("range(min + 10, min, -7) has 2 values", e[2], 2);
-  checkExact("range(min + 10, min, -7) ends at min + 3", e[3], min + 3);
-  checkExact("range(min, max, max) has 3 values", e[4], 3);
-  checkExact("range(min, max, max) ends at max - 1", e[5], max - 1);
-  checkExact("range(uint64 max - 9, uint64 max, 4) has 3 values", e[6], 3);
+  checks.exact("range(max - 10, max, 7) has 2 values", e[0], 2);
+  checks.exact("range(max - 10, max, 7) ends at max - 3", e[1], max - 3);
+  checks.exact("range(min + 10, min, -7) has 2 values", e[2], 2);
+  checks.exact("range(min + 10, min, -7) ends at min + 3", e[3], min + 3);
+  checks.exact("range(min, max, max) has 3 values", e[4], 3);
+  checks.exact("range(min, max, max) ends at max - 1", e[5], max - 1);
+  checks.exact("range(uint64 max - 9, uint64 max, 4) has 3 values", e[6], 3);
 
   const int rows = 300, cols = 17;
   std::vector<float> m(rows * cols), sums(rows);
@@ -76,9 +63,8 @@ int main() {
     double want = 0;
     for (int c = 0; c < cols; ++c)
       want += m[r * cols + c];
-    check("row sum", sums[r], static_cast<float>(want));
+    checks.equal("row sum", sums[r], static_cast<float>(want));
   }
 
-  std::printf("loops on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("loops");
 }

@@ -1,28 +1,13 @@
 // Runs math_functions.pyk and compares with <cmath>, in the same precision.
+#include "Checks.h"
 #include "math_functions.pyk.h"
 
 #include <cmath>
-#include <cstdio>
 #include <limits>
 #include <vector>
 
-namespace {
-int passed = 0, failed = 0;
-
-/// Libraries may differ in the last bits: compare to a few ulps.
-void near(const char *what, std::size_t i, double got, double want, double ulps, double epsilon) {
-  const bool same = (std::isnan(got) && std::isnan(want)) || got == want ||
-                    std::fabs(got - want) <= ulps * epsilon * std::fmax(1.0, std::fabs(want));
-  if (same) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAIL %s[%zu]: got %.17g, want %.17g\n", what, i, got, want);
-}
-} // namespace
-
 int main() {
+  Checks checks;
   const float eps32 = std::numeric_limits<float>::epsilon();
   const double eps64 = std::numeric_limits<double>::epsilon();
   const std::vector<float> xs = {0.25f, -1.5f, 3.0f, -0.0f, 10.0f};
@@ -39,7 +24,7 @@ int main() {
                           std::atan2(v, 0.5f),          std::pow(std::fabs(v), 1.5f), std::erf(v),
                           std::hypot(v, 2.0f) * float(M_PI)};
     for (int k = 0; k < 10; ++k)
-      near("float32 math", i * 10 + k, o[i * 10 + k], want[k], 4, eps32);
+      checks.near("float32 math", i * 10 + k, o[i * 10 + k], want[k], 4, eps32);
   }
 
   const std::vector<double> ds = {2.75, -2.75, 0.5, -0.0, 1e308 * 10, std::nan(""), -3.0};
@@ -60,15 +45,15 @@ int main() {
     const double want[] = {std::sqrt(std::fabs(v)), std::log10(std::fabs(v) + 1.0), std::fmod(v, 0.75),
                            std::copysign(2.0, v), std::tgamma(std::fabs(v) + 0.5), std::sqrt(double(i))};
     for (int k = 0; k < 6; ++k)
-      near("float64 math", i * 6 + k, r[i * 6 + k], want[k], 4, eps64);
+      checks.near("float64 math", i * 6 + k, r[i * 6 + k], want[k], 4, eps64);
     if (std::isfinite(v)) {
-      near("floor", i, double(rr[i * 3]), std::floor(v), 0, 0);
-      near("ceil", i, double(rr[i * 3 + 1]), std::ceil(v), 0, 0);
-      near("trunc", i, double(rr[i * 3 + 2]), std::trunc(v), 0, 0);
+      checks.equal("floor", i, double(rr[i * 3]), std::floor(v));
+      checks.equal("ceil", i, double(rr[i * 3 + 1]), std::ceil(v));
+      checks.equal("trunc", i, double(rr[i * 3 + 2]), std::trunc(v));
     }
-    near("isnan", i, t[i * 3], std::isnan(v), 0, 0);
-    near("isinf", i, t[i * 3 + 1], std::isinf(v), 0, 0);
-    near("isfinite", i, t[i * 3 + 2], std::isfinite(v), 0, 0);
+    checks.equal("isnan", i, t[i * 3], std::isnan(v));
+    checks.equal("isinf", i, t[i * 3 + 1], std::isinf(v));
+    checks.equal("isfinite", i, t[i * 3 + 2], std::isfinite(v));
   }
 
   // fastmath: within 2^-16 relative (approximate division, square root,
@@ -86,10 +71,9 @@ int main() {
   dfast.copy_to_host(fast);
   dnan.copy_to_host(nan, fx.size());
   for (std::size_t i = 0; i + 1 < fx.size(); ++i)
-    near("fastmath", i, fast[i], std::sqrt(fx[i]) / fy[i] + std::exp(fy[i]) * std::sin(fx[i]), 512, eps32);
+    checks.near("fastmath", i, fast[i], std::sqrt(fx[i]) / fy[i] + std::exp(fy[i]) * std::sin(fx[i]), 512, eps32);
   for (std::size_t i = 0; i < fx.size(); ++i)
-    near("fastmath isnan", i, nan[i], std::isnan(fx[i] - fx[i]), 0, 0);
+    checks.equal("fastmath isnan", i, nan[i], std::isnan(fx[i] - fx[i]));
 
-  std::printf("math on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("math");
 }

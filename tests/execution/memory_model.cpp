@@ -1,6 +1,7 @@
 // Runs memory_model.pyk and compares with values derived by hand: shared
 // memory per block, barrier counts, local arrays, every atomic (exact,
 // whatever order the threads take), warp operations and bit intrinsics.
+#include "Checks.h"
 #include "memory_model.pyk.h"
 
 #include <bit>
@@ -8,19 +9,8 @@
 #include <cstdio>
 #include <vector>
 
-namespace {
-int passed = 0, failed = 0;
-void check(const char *what, long long index, double got, double want) {
-  if (got == want) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAIL %s[%lld]: got %.17g, want %.17g\n", what, index, got, want);
-}
-} // namespace
-
 int main() {
+  Checks checks;
   const int blocks = 5;
   std::vector<std::int32_t> x(blocks * 64);
   for (int i = 0; i < blocks * 64; ++i)
@@ -32,7 +22,7 @@ int main() {
   dreversed.copy_to_host(reversed);
   for (int b = 0; b < blocks; ++b)
     for (int t = 0; t < 64; ++t)
-      check("block_reverse", b * 64 + t, reversed[b * 64 + t], x[b * 64 + 63 - t]);
+      checks.equal("block_reverse", b * 64 + t, reversed[b * 64 + t], x[b * 64 + 63 - t]);
 
   // Dynamic shared memory of 48 int32 per block of 64 threads: each block
   // reverses its first 48 values.
@@ -44,9 +34,9 @@ int main() {
   ddynamic.copy_to_host(dynamicOut);
   dsizes.copy_to_host(sizes);
   for (int b = 0; b < blocks; ++b) {
-    check("dynamic shared size", b, double(sizes[b]), 48);
+    checks.equal("dynamic shared size", b, double(sizes[b]), 48);
     for (int t = 0; t < 64; ++t)
-      check("dynamic_reverse", b * 64 + t, dynamicOut[b * 64 + t], t < 48 ? x[b * 64 + 47 - t] : -1);
+      checks.equal("dynamic_reverse", b * 64 + t, dynamicOut[b * 64 + t], t < 48 ? x[b * 64 + 47 - t] : -1);
   }
 
   const int threads = 100;
@@ -55,7 +45,7 @@ int main() {
   std::vector<std::int32_t> counts(2 * threads);
   dcounts.copy_to_host(counts);
   for (int i = 0; i < 2 * threads; ++i)
-    check("barrier_counts", i, counts[i], 34 * 1000 + 100 + 10 + 0); // 34 multiples of 3 below 100
+    checks.equal("barrier_counts", i, counts[i], 34 * 1000 + 100 + 10 + 0); // 34 multiples of 3 below 100
 
   auto dprefix = pyk::device_empty<std::int64_t>({64, 8});
   pyk::kernels::local_prefix({2, 32}, dprefix);
@@ -65,7 +55,7 @@ int main() {
     std::int64_t sum = 0;
     for (int k = 0; k < 8; ++k) {
       sum += t * 8 + k;
-      check("local_prefix", t * 8 + k, double(prefix[t * 8 + k]), double(sum));
+      checks.equal("local_prefix", t * 8 + k, double(prefix[t * 8 + k]), double(sum));
     }
   }
 
@@ -92,34 +82,34 @@ int main() {
   f32.copy_to_host(rf32);
   f64.copy_to_host(rf64);
   sharedOut.copy_to_host(rshared);
-  check("shared counter", 0, rshared[0], n);
-  check("add i32", 0, ri32[0], n);
-  check("sub i32", 1, ri32[1], -2 * n);
-  check("max i32", 2, ri32[2], n - 1);
-  check("min i32", 3, ri32[3], -(n - 1));
-  check("and u32", 0, ru32[0], 0);
-  check("or u32", 1, ru32[1], 0xFFFFFFFFu);
+  checks.equal("shared counter", 0, rshared[0], n);
+  checks.equal("add i32", 0, ri32[0], n);
+  checks.equal("sub i32", 1, ri32[1], -2 * n);
+  checks.equal("max i32", 2, ri32[2], n - 1);
+  checks.equal("min i32", 3, ri32[3], -(n - 1));
+  checks.equal("and u32", 0, ru32[0], 0);
+  checks.equal("or u32", 1, ru32[1], 0xFFFFFFFFu);
   std::uint32_t xors = 0;
   for (int t = 0; t < n; ++t)
     xors ^= static_cast<std::uint32_t>(t);
-  check("xor u32", 2, ru32[2], xors);
-  check("inc u32", 3, ru32[3], n % 10);               // counts 0..9 then wraps to 0
-  check("dec u32", 4, ru32[4], (10 - n % 10) % 10);   // from 0: 9, 8, ... wrapping at 0 to 9
-  check("add i64", 0, double(ri64[0]), n * (n - 1) / 2.0);
-  check("max i64", 1, double(ri64[1]), (n - 1) * 1e9);
-  check("add u64", 0, double(ru64[0]), n * 1099511627776.0);
-  check("inc u64", 1, double(ru64[1]), n % 5);
-  check("add f32", 0, rf32[0], n * 0.5);
-  check("max f32", 1, rf32[1], (n - 1) * 0.25);
-  check("min f64", 0, rf64[0], -100.0);
-  check("sub f64", 1, rf64[1], -0.25 * n);
-  check("exch i64", 2, double(ri64[2]), 7);
+  checks.equal("xor u32", 2, ru32[2], xors);
+  checks.equal("inc u32", 3, ru32[3], n % 10);             // counts 0..9 then wraps to 0
+  checks.equal("dec u32", 4, ru32[4], (10 - n % 10) % 10); // from 0: 9, 8, ... wrapping at 0 to 9
+  checks.equal("add i64", 0, double(ri64[0]), n * (n - 1) / 2.0);
+  checks.equal("max i64", 1, double(ri64[1]), (n - 1) * 1e9);
+  checks.equal("add u64", 0, double(ru64[0]), n * 1099511627776.0);
+  checks.equal("inc u64", 1, double(ru64[1]), n % 5);
+  checks.equal("add f32", 0, rf32[0], n * 0.5);
+  checks.equal("max f32", 1, rf32[1], (n - 1) * 0.25);
+  checks.equal("min f64", 0, rf64[0], -100.0);
+  checks.equal("sub f64", 1, rf64[1], -0.25 * n);
+  checks.equal("exch i64", 2, double(ri64[2]), 7);
   auto slots = pyk::to_device(std::vector<std::int64_t>{0, 0});
   pyk::kernels::atomic_cas({4, 64}, slots);
   std::vector<std::int64_t> rslots(2);
   slots.copy_to_host(rslots);
-  check("cas i64 stored", 0, double(rslots[0] > 0 && rslots[0] <= n), 1);
-  check("cas i64 one winner", 1, double(rslots[1]), 1);
+  checks.expect("cas i64 stored", rslots[0] > 0 && rslots[0] <= n);
+  checks.equal("cas i64 one winner", 1, double(rslots[1]), 1);
 
   std::vector<std::int32_t> values(64);
   for (int t = 0; t < 64; ++t)
@@ -155,7 +145,7 @@ int main() {
                                  lane == 0 ? sum : -1,
                                  at(31)};
     for (int k = 0; k < 13; ++k)
-      check("warps", t * 13 + k, double(w[t * 13 + k]), double(want[k]));
+      checks.equal("warps", t * 13 + k, double(w[t * 13 + k]), double(want[k]));
   }
 
   std::vector<std::uint32_t> xs = {0, 1, 0x80000000u, 0xF0F0u, 12345678u};
@@ -179,8 +169,8 @@ int main() {
                                  reversed32,       std::popcount(y),    std::countl_zero(y),
                                  y ? std::countr_zero(y) + 1 : 0};
     for (int k = 0; k < 7; ++k)
-      check("bits", i * 7 + k, double(b[i * 7 + k]), double(want[k]));
-    check("fma + cbrt", i, fl[i], float(i) * 2.0f + 0.5f + float(i));
+      checks.equal("bits", i * 7 + k, double(b[i * 7 + k]), double(want[k]));
+    checks.equal("fma + cbrt", i, fl[i], float(i) * 2.0f + 0.5f + float(i));
   }
 
   // A barrier some threads never reach: CUDA leaves it undefined (a hang,
@@ -194,16 +184,13 @@ int main() {
     } catch (const pyk::KernelError &error) {
       message = error.what();
     }
-    check("skipped barrier reported", 0,
-          message.find("cuda.syncthreads()") != std::string::npos &&
-              message.find("memory_model.pyk:") != std::string::npos,
-          1);
+    checks.expect("skipped barrier reported", message.find("cuda.syncthreads()") != std::string::npos &&
+                                                  message.find("memory_model.pyk:") != std::string::npos);
     if (message.empty())
       std::printf("FAIL: no error for a skipped barrier\n");
     else
       std::printf("reported: %s\n", message.c_str());
   }
 
-  std::printf("memory_model on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("memory_model");
 }

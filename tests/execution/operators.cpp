@@ -1,22 +1,11 @@
 // Runs operators.pyk and compares with Python's meaning, computed here.
+#include "Checks.h"
 #include "operators.pyk.h"
 
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(const char *what, long long index, double got, double want) {
-  if (got == want || (std::isnan(got) && std::isnan(want))) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAIL %s[%lld]: got %.17g, want %.17g\n", what, index, got, want);
-}
 
 std::int64_t floordiv(std::int64_t a, std::int64_t b) {
   if (b == 0)
@@ -53,6 +42,7 @@ std::int64_t shr(std::int64_t a, std::int64_t b) { return b < 0 || b >= 64 ? (a 
 } // namespace
 
 int main() {
+  Checks checks;
   const std::vector<std::int64_t> as = {7, -7, 7, -7, 0, 5, INT64_MIN, INT64_MIN, 12345, -1, 3, 1};
   const std::vector<std::int64_t> bs = {2, 2, -2, -2, 3, 0, -1, 1, 7, 70, -1, 63};
   const auto n = static_cast<std::int64_t>(as.size());
@@ -65,25 +55,25 @@ int main() {
   std::vector<std::int64_t> r(n);
   fd.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check("//", i, double(r[i]), double(floordiv(as[i], bs[i])));
+    checks.equalOrNaN("//", i, double(r[i]), double(floordiv(as[i], bs[i])));
   md.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check("%", i, double(r[i]), double(mod(as[i], bs[i])));
+    checks.equalOrNaN("%", i, double(r[i]), double(mod(as[i], bs[i])));
   pw.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check("**", i, double(r[i]), double(ipow(as[i], bs[i] & 7)));
+    checks.equalOrNaN("**", i, double(r[i]), double(ipow(as[i], bs[i] & 7)));
   sl.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check("<<", i, double(r[i]), double(shl(as[i], bs[i])));
+    checks.equalOrNaN("<<", i, double(r[i]), double(shl(as[i], bs[i])));
   sr.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check(">>", i, double(r[i]), double(shr(as[i], bs[i])));
+    checks.equalOrNaN(">>", i, double(r[i]), double(shr(as[i], bs[i])));
   bt.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check("& ^ |", i, double(r[i]), double((as[i] & bs[i]) ^ (as[i] | 12)));
+    checks.equalOrNaN("& ^ |", i, double(r[i]), double((as[i] & bs[i]) ^ (as[i] | 12)));
   iv.copy_to_host(r);
   for (long long i = 0; i < n; ++i)
-    check("~", i, double(r[i]), double(~as[i]));
+    checks.equalOrNaN("~", i, double(r[i]), double(~as[i]));
 
   const std::vector<double> xs = {7.5, -7.5, 7.5, -7.5, 1e300, 2.0};
   const std::vector<double> ys = {2.0, 2.0, -2.0, -2.0, 3.0, 0.5};
@@ -93,17 +83,17 @@ int main() {
   std::vector<double> f(xs.size());
   ffd.copy_to_host(f);
   for (std::size_t i = 0; i < xs.size(); ++i)
-    check("float //", static_cast<long long>(i), f[i], std::floor(xs[i] / ys[i]));
+    checks.equalOrNaN("float //", static_cast<long long>(i), f[i], std::floor(xs[i] / ys[i]));
   fmd.copy_to_host(f);
   for (std::size_t i = 0; i < xs.size(); ++i) {
     double want = std::fmod(xs[i], ys[i]);
     if (want != 0 && ((want < 0) != (ys[i] < 0)))
       want += ys[i];
-    check("float %", static_cast<long long>(i), f[i], want);
+    checks.equalOrNaN("float %", static_cast<long long>(i), f[i], want);
   }
   fpw.copy_to_host(f);
   for (std::size_t i = 0; i < xs.size(); ++i)
-    check("float **", static_cast<long long>(i), f[i], std::pow(xs[i], 2.5));
+    checks.equalOrNaN("float **", static_cast<long long>(i), f[i], std::pow(xs[i], 2.5));
 
   auto out = pyk::device_empty<std::int32_t>({6});
   std::vector<bool> flagValues = {false, true, false, false, false};
@@ -117,16 +107,15 @@ int main() {
   out.copy_to_host(o);
   const std::int32_t wantSmall[] = {-4, 1, -1, 1024, 17, -6};
   for (int i = 0; i < 6; ++i)
-    check("constant", i, o[i], wantSmall[i]);
+    checks.equalOrNaN("constant", i, o[i], wantSmall[i]);
   std::vector<std::uint8_t> fl(5), by(3);
   flags.copy_to_host(fl);
-  check("bool &", 0, fl[0], 0);
-  check("bool ^", 3, fl[3], 1);
-  check("bool ~", 4, fl[4], 0);
+  checks.equalOrNaN("bool &", 0, fl[0], 0);
+  checks.equalOrNaN("bool ^", 3, fl[3], 1);
+  checks.equalOrNaN("bool ~", 4, fl[4], 0);
   bytes.copy_to_host(by);
-  check("uint8 + wraps", 0, by[0], (200 + 100) % 256);
-  check("uint8 << wraps", 2, by[2], (0x1f << 4) % 256);
+  checks.equalOrNaN("uint8 + wraps", 0, by[0], (200 + 100) % 256);
+  checks.equalOrNaN("uint8 << wraps", 2, by[2], (0x1f << 4) % 256);
 
-  std::printf("operators on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("operators");
 }

@@ -1,22 +1,11 @@
 // Runs statements.pyk and compares with values derived by hand or in C++.
+#include "Checks.h"
 #include "statements.pyk.h"
 
 #include <cmath>
-#include <cstdio>
 #include <vector>
 
 namespace {
-
-int passed = 0, failed = 0;
-
-void check(const char *what, long long index, double got, double want) {
-  if (got == want) {
-    ++passed;
-    return;
-  }
-  ++failed;
-  std::printf("FAIL %s[%lld]: got %.17g, want %.17g\n", what, index, got, want);
-}
 
 /// NumPy's round(x, n): rint(x * 10**n) / 10**n, or for negative n
 /// rint(x / 10**-n) * 10**-n.
@@ -28,24 +17,25 @@ double roundDigits(double x, long long n) {
 } // namespace
 
 int main() {
+  Checks checks;
   std::vector<float> x = {0.5f, 1.5f, 2.5f, 7.0f, 1.0f, 9.0f};
   auto dx = pyk::to_device(x);
   auto dfirst = pyk::device_empty<std::int64_t>({1});
   std::vector<std::int64_t> first(1);
   pyk::kernels::first_above({1, 32}, dx, 2.0f, dfirst);
   dfirst.copy_to_host(first);
-  check("first_above 2", 0, double(first[0]), 2);
+  checks.equal("first_above 2", 0, double(first[0]), 2);
   pyk::kernels::first_above({1, 32}, dx, 100.0f, dfirst);
   dfirst.copy_to_host(first);
-  check("first_above 100", 0, double(first[0]), -1);
+  checks.equal("first_above 100", 0, double(first[0]), -1);
 
   auto dloops = pyk::device_empty<std::int64_t>({3});
   pyk::kernels::loop_else({1, 32}, dloops);
   std::vector<std::int64_t> loops(3);
   dloops.copy_to_host(loops);
-  check("loop_else while", 0, double(loops[0]), 50);
-  check("loop_else nested", 1, double(loops[1]), 1 + 2 + 3 + 4 + 100);
-  check("loop_else primes", 2, double(loops[2]), 47);
+  checks.equal("loop_else while", 0, double(loops[0]), 50);
+  checks.equal("loop_else nested", 1, double(loops[1]), 1 + 2 + 3 + 4 + 100);
+  checks.equal("loop_else primes", 2, double(loops[2]), 47);
 
   const auto n = static_cast<std::int64_t>(x.size());
   auto dsums = pyk::device_empty<double>({n});
@@ -58,8 +48,8 @@ int main() {
   double running = 0;
   for (std::size_t i = 0; i < x.size(); ++i) {
     running += x[i];
-    check("declared_types sum", static_cast<long long>(i), sums[i], running);
-    check("declared_types count", static_cast<long long>(i), counts[i], 3.0 * double(i));
+    checks.equal("declared_types sum", static_cast<long long>(i), sums[i], running);
+    checks.equal("declared_types count", static_cast<long long>(i), counts[i], 3.0 * double(i));
   }
 
   std::vector<double> values = {1.234567, -1.235, 2.675, 15.0, 25.0, -35.5, 0.125, 1e-9};
@@ -74,14 +64,14 @@ int main() {
     dneg.copy_to_host(rneg);
     dn.copy_to_host(rn);
     for (std::size_t i = 0; i < values.size(); ++i) {
-      check("round(x, 2)", static_cast<long long>(i), r2[i], roundDigits(values[i], 2));
-      check("round(x, -1)", static_cast<long long>(i), rneg[i], roundDigits(values[i], -1));
-      check("round(x, n)", static_cast<long long>(i), rn[i], roundDigits(values[i], digits));
+      checks.equal("round(x, 2)", static_cast<long long>(i), r2[i], roundDigits(values[i], 2));
+      checks.equal("round(x, -1)", static_cast<long long>(i), rneg[i], roundDigits(values[i], -1));
+      checks.equal("round(x, n)", static_cast<long long>(i), rn[i], roundDigits(values[i], digits));
     }
   }
   // Hand-derived: halves to even, as Python does.
-  check("round(25.0, -1)", 0, roundDigits(25.0, -1), 20.0);
-  check("round(0.125, 2)", 0, roundDigits(0.125, 2), 0.12);
+  checks.equal("round(25.0, -1)", 0, roundDigits(25.0, -1), 20.0);
+  checks.equal("round(0.125, 2)", 0, roundDigits(0.125, 2), 0.12);
 
   std::vector<std::int64_t> starts = {1, 2, 3, 1024, 1025, 1 << 30};
   auto dstarts = pyk::to_device(starts);
@@ -91,7 +81,7 @@ int main() {
   dsteps.copy_to_host(steps);
   const int wantSteps[] = {0, 1, 1, 10, 10, 30};
   for (std::size_t i = 0; i < starts.size(); ++i)
-    check("halvings", static_cast<long long>(i), steps[i], wantSteps[i]);
+    checks.equal("halvings", static_cast<long long>(i), steps[i], wantSteps[i]);
 
   // A 24 x 4 block: warps are 32 consecutive threads in x-fastest order.
   const int width = 24, height = 4;
@@ -100,8 +90,7 @@ int main() {
   std::vector<std::int32_t> laneIds(width * height);
   dlanes.copy_to_host(laneIds);
   for (int t = 0; t < width * height; ++t)
-    check("lanes", t, laneIds[t], (t % 32) * 1000 + 32);
+    checks.equal("lanes", t, laneIds[t], (t % 32) * 1000 + 32);
 
-  std::printf("statements on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("statements");
 }

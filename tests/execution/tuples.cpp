@@ -1,21 +1,12 @@
 // Runs tuples.pyk and compares with the same computations in C++.
+#include "Checks.h"
 #include "tuples.pyk.h"
 
 #include <algorithm>
-#include <cstdio>
 #include <vector>
 
 int main() {
-  int passed = 0, failed = 0;
-  auto check = [&](const char *what, long long i, double got, double want) {
-    if (got == want) {
-      ++passed;
-      return;
-    }
-    ++failed;
-    std::printf("FAIL %s[%lld]: got %.9g, want %.9g\n", what, i, got, want);
-  };
-
+  Checks checks;
   const int n = 300;
   std::vector<float> x(n);
   for (int i = 0; i < n; ++i)
@@ -25,15 +16,15 @@ int main() {
   pyk::kernels::smooth({(n + 63) / 64, 64}, dx, dout);
   std::vector<float> out(n);
   dout.copy_to_host(out);
-  check("smooth edge", 0, out[0], -1.0f);
-  check("smooth edge", n - 1, out[n - 1], -1.0f);
+  checks.equal("smooth edge", 0, out[0], -1.0f);
+  checks.equal("smooth edge", n - 1, out[n - 1], -1.0f);
   for (int i = 1; i < n - 1; ++i) {
     // float32 throughout: the weights are weak Python floats.
     float acc = 0.0f;
     acc += 0.25f * x[i - 1];
     acc += 0.5f * x[i];
     acc += 0.25f * x[i + 1];
-    check("smooth", i, out[i], acc);
+    checks.equal("smooth", i, out[i], acc);
   }
 
   const int rows = 13, cols = 21;
@@ -43,7 +34,7 @@ int main() {
   dtiles.copy_to_host(tiles);
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < cols; ++c)
-      check("tile_ids", r * cols + c, tiles[r * cols + c], (r / 4) * 100 + c / 8);
+      checks.equal("tile_ids", r * cols + c, tiles[r * cols + c], (r / 4) * 100 + c / 8);
 
   std::vector<std::int64_t> choices = {0, 1, 2, 3, 4, 5, -1};
   auto dchoices = pyk::to_device(choices);
@@ -53,8 +44,8 @@ int main() {
   dpicked.copy_to_host(picked);
   const float pair[] = {1.5f, -2.0f}, weights[] = {0.25f, 0.5f, 0.25f};
   for (std::size_t i = 0; i + 1 < choices.size(); ++i)
-    check("pick", static_cast<long long>(i), picked[i], pair[choices[i] % 2] + weights[choices[i] % 3]);
-  check("pick[-1]", 6, picked[6], -2.0f);
+    checks.equal("pick", static_cast<long long>(i), picked[i], pair[choices[i] % 2] + weights[choices[i] % 3]);
+  checks.equal("pick[-1]", 6, picked[6], -2.0f);
 
   std::vector<std::int64_t> as = {3, -1, 7, 7, 0}, bs = {1, 5, 7, -9, 0};
   auto da = pyk::to_device(as), db = pyk::to_device(bs);
@@ -65,8 +56,8 @@ int main() {
   dlo.copy_to_host(lo);
   dhi.copy_to_host(hi);
   for (std::size_t i = 0; i < as.size(); ++i) {
-    check("sort_pairs lo", static_cast<long long>(i), double(lo[i]), double(std::min(as[i], bs[i])));
-    check("sort_pairs hi", static_cast<long long>(i), double(hi[i]), double(std::max(as[i], bs[i])));
+    checks.equal("sort_pairs lo", static_cast<long long>(i), double(lo[i]), double(std::min(as[i], bs[i])));
+    checks.equal("sort_pairs hi", static_cast<long long>(i), double(hi[i]), double(std::max(as[i], bs[i])));
   }
 
   std::vector<std::int64_t> ks = {-3, -2, -1, 0, 1, 2};
@@ -77,8 +68,7 @@ int main() {
   dpicks.copy_to_host(picks);
   const std::int64_t wantPicks[] = {10, 20, 30, 10, 20, 30};
   for (std::size_t i = 0; i < ks.size(); ++i)
-    check("from_either_end", static_cast<long long>(i), double(picks[i]), double(wantPicks[i]));
+    checks.equal("from_either_end", static_cast<long long>(i), double(picks[i]), double(wantPicks[i]));
 
-  std::printf("tuples on %s: %d passed, %d failed\n", pyk::device_name().c_str(), passed, failed);
-  return failed == 0 ? 0 : 1;
+  return checks.finish("tuples");
 }
