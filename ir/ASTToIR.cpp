@@ -211,7 +211,7 @@ void Lowering::storeTuple(const Symbol &symbol, const ast::Expr &value, SourceRa
   const std::set<const Variable *> assigned(targets.begin(), targets.end());
   bool readsATarget = false;
   for (const ExprPtr &v : values)
-    readsATarget |= reads(*v, assigned);
+    readsATarget |= readsAnyOf(*v, assigned);
   if (readsATarget) {
     for (ExprPtr &v : values) {
       Variable *temp = function_.addHiddenLocal(uniqueName("pyk_value"), v->type(), loc);
@@ -409,7 +409,7 @@ void Lowering::unpack(const ast::TupleExpr &targets, const ast::Expr &value, Sou
       assigned.insert(vars_.at(name->symbol));
   bool readsATarget = false;
   for (const ExprPtr &v : values)
-    readsATarget |= reads(*v, assigned);
+    readsATarget |= readsAnyOf(*v, assigned);
   if (readsATarget || assigned.size() < targets.elements.size()) {
     for (ExprPtr &v : values) {
       Variable *temp = function_.addHiddenLocal(uniqueName("pyk_value"), v->type(), loc);
@@ -420,14 +420,6 @@ void Lowering::unpack(const ast::TupleExpr &targets, const ast::Expr &value, Sou
   }
   for (size_t i = 0; i < values.size(); ++i)
     store(*targets.elements[i], std::move(values[i]), loc, out);
-}
-
-bool Lowering::reads(const Expr &e, const std::set<const Variable *> &vars) {
-  if (auto *ref = dyn_cast<VarRef>(&e); ref && vars.count(ref->var))
-    return true;
-  bool found = false;
-  forEachOperand(e, [&](const Expr &operand) { found = found || reads(operand, vars); });
-  return found;
 }
 
 /// for v in range(start, stop, step). Python evaluates the range once and

@@ -74,8 +74,6 @@ private:
   /// a), the values go through hidden locals first.
   void unpack(const ast::TupleExpr &targets, const ast::Expr &value, SourceRange loc, StmtList &out);
 
-  static bool reads(const Expr &e, const std::set<const Variable *> &vars);
-
   /// The elements of a tuple-typed value: a tuple display, a tuple local or
   /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
   std::vector<ExprPtr> tupleElements(const ast::Expr &e);

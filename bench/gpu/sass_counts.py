@@ -97,22 +97,21 @@ def main() -> None:
         work = Path(work)
         for name, kernels in KERNELS.items():
             pyk = HERE / "kernels" / f"{name}.pyk"
-            cubins = {
-                "pyk PTX": ([args.pykc, str(pyk), "--emit=cubin", f"--arch={ARCH}"], work / f"{name}.cubin"),
-                "pyk PTX i32": ([args.pykc, str(pyk), "--emit=cubin", f"--arch={ARCH}", "--index-bits=32"],
-                                work / f"{name}.i32.cubin"),
-            }
-            for column, (command, cubin) in cubins.items():
-                subprocess.run(command + ["-o", str(cubin)], check=True)
             cuda = work / f"{name}.pyk.cu"
             subprocess.run([args.pykc, str(pyk), "--emit=cuda", "-o", str(cuda)], check=True)
-            cubins["pyk CUDA C++"] = (None, work / f"{name}.nvcc.cubin")
-            cubins["hand-written"] = (None, work / f"{name}.hand.cubin")
-            for source, cubin in ((cuda, cubins["pyk CUDA C++"][1]),
-                                  (HERE / "handwritten" / f"{name}.cu", cubins["hand-written"][1])):
-                subprocess.run([args.nvcc, "-cubin", "-O3", f"-arch={ARCH}", "-I", str(HERE / "handwritten"),
-                                str(source), "-o", str(cubin)], check=True)
-            for column, (_, cubin) in cubins.items():
+            pykc = [args.pykc, str(pyk), "--emit=cubin", f"--arch={ARCH}"]
+            nvcc = [args.nvcc, "-cubin", "-O3", f"-arch={ARCH}", "-I", str(HERE / "handwritten")]
+            commands = {  # column: the command, to which "-o CUBIN" is added
+                "pyk PTX": pykc,
+                "pyk PTX i32": pykc + ["--index-bits=32"],
+                "pyk CUDA C++": nvcc + [str(cuda)],
+                "hand-written": nvcc + [str(HERE / "handwritten" / f"{name}.cu")],
+            }
+            cubins = {}
+            for column, command in commands.items():
+                cubins[column] = work / f"{name}.{len(cubins)}.cubin"
+                subprocess.run(command + ["-o", str(cubins[column])], check=True)
+            for column, cubin in cubins.items():
                 counts = instructions(cuobjdump, cubin)
                 for kernel in kernels:
                     table.setdefault(kernel, {})[column] = count_for(counts, kernel)

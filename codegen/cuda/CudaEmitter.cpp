@@ -10,6 +10,7 @@
 #include "CudaHelpers.h"
 #include "CudaNames.h"
 #include "IRWalk.h"
+#include "NarrowOffsets.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/Format.h"
@@ -55,7 +56,7 @@ public:
   FunctionEmitter(const Function &f, const Module &m, const CudaEmitOptions &options, llvm::raw_ostream &os,
                   std::set<Helper> &helpers)
       : function_(f), options_(options), os_(os), helpers_(helpers), names_(f.variables()),
-        quotedPath_(escapeForString(m.sourceName)), narrowGlobalIndices_(m.narrowIndices) {}
+        quotedPath_(escapeForString(m.sourceName)), module_(m) {}
 
   void emit() {
     if (!function_.docstring.empty())
@@ -405,17 +406,10 @@ private:
   }
 
   /// pykc --index-bits=32: `int` offsets, whose overflow C++ leaves
-  /// undefined, so nvcc may use 32-bit multiplies (the launch checks that
-  /// every array has fewer than 2^31 elements). As in the PTX backend
-  /// (LLVMEmitter.cpp), only in kernels, into array parameters, and where
-  /// no index changes in a loop around the access, so that nvcc can still
-  /// turn an offset a loop steps through into a pointer increment.
+  /// undefined, so nvcc may use 32-bit multiplies, where NarrowOffsets.h
+  /// allows them.
   bool hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indices) const {
-    if (!narrowGlobalIndices_ || function_.kind != Function::Kind::Kernel ||
-        array->memory != Variable::Memory::Global)
-      return false;
-    return std::none_of(indices.begin(), indices.end(),
-                        [&](const ExprPtr &index) { return readsAnyOf(*index, loopVariables_); });
+    return ir::hasNarrowOffset(module_, function_, *array, indices, loopVariables_);
   }
 
   Code expr(const Expr &e) {
@@ -729,8 +723,8 @@ private:
   std::set<Helper> &helpers_;
   NameTable names_;
   std::string quotedPath_;
-  /// pykc --index-bits=32 (hasNarrowOffset).
-  bool narrowGlobalIndices_;
+  /// The module the function is in (its --index-bits).
+  const Module &module_;
   /// The variables that the loops around the statement being emitted
   /// assign.
   std::set<const Variable *> loopVariables_;

@@ -74,7 +74,7 @@ class FunctionEmitter {
 public:
   FunctionEmitter(const Function &function, const ir::Module &source, llvm::Module &module, LLVMTarget target,
                   llvm::DIBuilder *debug, llvm::DIFile *file, const FunctionMap &functions)
-      : function_(function), sourceName_(source.sourceName), narrowGlobalIndices_(source.narrowIndices),
+      : function_(function), sourceName_(source.sourceName), source_(source),
         module_(module), context_(module.getContext()), builder_(context_), target_(target), debug_(debug),
         file_(file), functions_(functions) {}
 
@@ -264,12 +264,8 @@ private:
   /// bits (see elementAddress).
   bool hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indexExprs) const;
 
-  /// Adds what a loop's body assigns (and its counter) to loopVariables_;
-  /// returns the set as it was, for the caller to restore after the body.
-  std::set<const Variable *> enterLoop(const StmtList &body, const Variable *counter);
-
-  /// Whether `array`'s element offsets are computed in 32 bits.
-  bool hasNarrowOffsets(const Variable *array) const;
+  /// A loop's body: continue goes to `next`, break to `exit`.
+  void loopBody(const StmtList &body, const Variable *counter, llvm::BasicBlock *next, llvm::BasicBlock *exit);
 
   // --- Checked mode (LLVMEmitterChecks.cpp) ----------------------------------
   llvm::Function *checkFailedFunction();
@@ -305,8 +301,8 @@ private:
   const Function &function_;
   /// The .pyk file's name, for the runtime's messages.
   const std::string &sourceName_;
-  /// pykc --index-bits=32: offsets into array parameters are 32-bit too.
-  bool narrowGlobalIndices_;
+  /// The module the function is in (its --index-bits).
+  const ir::Module &source_;
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;

@@ -21,6 +21,7 @@
 #include "LLVMArithmetic.h"
 
 #include "IRWalk.h"
+#include "NarrowOffsets.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -282,13 +283,7 @@ void FunctionEmitter::whileLoop(const While &s) {
   builder_.SetInsertPoint(condition);
   builder_.CreateCondBr(expr(*s.condition), body, exit);
   builder_.SetInsertPoint(body);
-  loops_.push_back({condition, exit});
-  std::set<const Variable *> outerLoopVariables = enterLoop(s.body, nullptr);
-  block(s.body);
-  loopVariables_ = std::move(outerLoopVariables);
-  loops_.pop_back();
-  if (!builder_.GetInsertBlock()->getTerminator())
-    builder_.CreateBr(condition);
+  loopBody(s.body, nullptr, condition, exit);
   builder_.SetInsertPoint(exit);
 }
 
@@ -317,13 +312,7 @@ void FunctionEmitter::forRange(const ForRange &s) {
   builder_.CreateCondBr(s.stepSign > 0 ? ascending : descending, body, exit);
 
   builder_.SetInsertPoint(body);
-  loops_.push_back({next, exit});
-  std::set<const Variable *> outerLoopVariables = enterLoop(s.body, s.var);
-  block(s.body);
-  loopVariables_ = std::move(outerLoopVariables);
-  loops_.pop_back();
-  if (!builder_.GetInsertBlock()->getTerminator())
-    builder_.CreateBr(next);
+  loopBody(s.body, s.var, next, exit);
 
   builder_.SetInsertPoint(next);
   llvm::Value *current = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
@@ -376,13 +365,7 @@ void FunctionEmitter::forRangeCounted(const ForRange &s, llvm::Value *start, llv
 
   builder_.SetInsertPoint(body);
   storeLocal(s.var, builder_.CreateAdd(start, builder_.CreateMul(k, step)));
-  loops_.push_back({next, exit});
-  std::set<const Variable *> outerLoopVariables = enterLoop(s.body, s.var);
-  block(s.body);
-  loopVariables_ = std::move(outerLoopVariables);
-  loops_.pop_back();
-  if (!builder_.GetInsertBlock()->getTerminator())
-    builder_.CreateBr(next);
+  loopBody(s.body, s.var, next, exit);
 
   builder_.SetInsertPoint(next);
   builder_.CreateStore(builder_.CreateNUWAdd(builder_.CreateLoad(type, trip), one), trip);
@@ -684,28 +667,27 @@ llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::v
   return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
 }
 
-/// Only kernels' accesses to their array parameters on the GPU, and only
-/// where no index changes in a loop around the access: LLVM turns a 64-bit
-/// offset that a loop steps through into a pointer increment, but cannot
-/// widen one truncated to 32 bits, which would then be recomputed on every
-/// iteration (the naive matmul's inner loop got twice the instructions).
-/// Shared and local memory need nothing here: their pointers are 32-bit
-/// on the GPU (NVPTXTarget.cpp). On the CPU device the thread loop runs
-/// through the arrays, so its offsets stay 64-bit.
+/// The rule both GPU backends follow (NarrowOffsets.h). On the CPU device
+/// the thread loop runs through the arrays, so its offsets stay 64-bit.
 bool FunctionEmitter::hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indexExprs) const {
-  if (!narrowGlobalIndices_ || target_ != LLVMTarget::NVPTX || function_.kind != Function::Kind::Kernel ||
-      array->memory != Variable::Memory::Global)
-    return false;
-  return std::none_of(indexExprs.begin(), indexExprs.end(),
-                      [&](const ExprPtr &index) { return readsAnyOf(*index, loopVariables_); });
+  return target_ == LLVMTarget::NVPTX && ir::hasNarrowOffset(source_, function_, *array, indexExprs, loopVariables_);
 }
 
-std::set<const Variable *> FunctionEmitter::enterLoop(const StmtList &body, const Variable *counter) {
+/// A loop's body, where continue goes to `next` and break to `exit`, and
+/// what the body assigns (and its counter) counts as changing from one
+/// iteration to the next (hasNarrowOffset); it falls through to `next`.
+void FunctionEmitter::loopBody(const StmtList &body, const Variable *counter, llvm::BasicBlock *next,
+                               llvm::BasicBlock *exit) {
   std::set<const Variable *> outer = loopVariables_;
   if (counter)
     loopVariables_.insert(counter);
   loopVariables_.merge(assignedVariables(body));
-  return outer;
+  loops_.push_back({next, exit});
+  block(body);
+  loops_.pop_back();
+  loopVariables_ = std::move(outer);
+  if (!builder_.GetInsertBlock()->getTerminator())
+    builder_.CreateBr(next);
 }
 
 // --- Conversions ----------------------------------------------------------

@@ -199,19 +199,6 @@ private:
       env[var] = std::move(facts);
   }
 
-  static std::set<const Variable *> writtenIn(const StmtList &body) {
-    std::set<const Variable *> written;
-    forEachStmt(body, [&](const Stmt &s) {
-      if (auto *declare = dyn_cast<Declare>(&s))
-        written.insert(declare->var);
-      else if (auto *assign = dyn_cast<Assign>(&s))
-        written.insert(assign->var);
-      else if (auto *loop = dyn_cast<ForRange>(&s))
-        written.insert(loop->var);
-    });
-    return written;
-  }
-
   Env without(Env env, const std::set<const Variable *> &killed) const {
     for (const Variable *var : algebra_.withAtoms(killed))
       env.erase(var);
@@ -265,7 +252,7 @@ private:
     }
     case NodeKind::While: {
       auto &loop = cast<While>(s);
-      Env base = without(std::move(env), writtenIn(loop.body));
+      Env base = without(std::move(env), assignedVariables(loop.body));
       expr(*loop.condition, base);
       Env bodyEnv = base;
       addFacts(bodyEnv, *loop.condition, true);
@@ -306,7 +293,7 @@ private:
     expr(*loop.start, env);
     expr(*loop.stop, env);
     expr(*loop.step, env);
-    std::set<const Variable *> written = writtenIn(loop.body);
+    std::set<const Variable *> written = assignedVariables(loop.body);
     written.insert(loop.var);
     Env base = without(std::move(env), written);
     Env bodyEnv = base;
