@@ -257,6 +257,7 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
   if (!ir)
     return internalError(std::move(result), llvm::toString(ir.takeError()));
   (*ir)->narrowIndices = options.narrowIndices;
+  (*ir)->unitId = options.unitId;
   if (options.emit == EmitKind::Ir) {
     ir::printModule(**ir, out);
     return result;

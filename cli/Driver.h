@@ -44,6 +44,8 @@ struct Options {
   std::string compilerVersion;
   /// NAME of NAME.pyk, for the files --emit=host writes.
   std::string baseName;
+  /// The compilation's tag for its host symbols (ir::Module::unitId).
+  std::string unitId;
   /// --emit=host: embed this PTX (nvcc's, from the CUDA C++ backend)
   /// instead of compiling the kernels to PTX with LLVM.
   std::optional<std::string> embeddedPtx;

@@ -12,6 +12,7 @@
 #include "Driver.h"
 #include "NVPTXTarget.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/Format.h"
@@ -19,6 +20,7 @@
 #include "llvm/Support/Path.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
+#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
 
@@ -116,6 +118,30 @@ std::optional<pyk::SourceFile> readInput(const std::string &path) {
     return std::nullopt;
   }
   return pyk::SourceFile(path == "-" ? "<stdin>" : path, (*buffer)->getBuffer().str());
+}
+
+/// The tag of this compilation's host symbols (ir::Module::unitId): a hash
+/// of the file's absolute path (its text, for standard input) and of the
+/// options that change its code. Two files with a kernel of the same name,
+/// or one file compiled two ways, linked into one program then each run
+/// their own code; a body-only edit keeps the tag, so the header does not
+/// change.
+std::string unitIdentity(const pyk::SourceFile &file, const pyk::driver::Options &options) {
+  std::string key;
+  if (inputFile == "-") {
+    key = "stdin:" + file.text();
+  } else {
+    llvm::SmallString<256> path(inputFile.getValue());
+    if (llvm::sys::fs::real_path(inputFile.getValue(), path))
+      llvm::sys::fs::make_absolute(path);
+    key = path.str().str();
+  }
+  key += '\0';
+  key += options.checked ? "checked;" : "";
+  key += options.narrowIndices ? "index-bits=32;" : "";
+  key += options.fuseMultiplyAdd ? "" : "fmad=false;";
+  key += options.embeddedPtx ? "embedded-ptx;" : "";
+  return llvm::utohexstr(llvm::xxh3_64bits(llvm::StringRef(key)), /*LowerCase=*/true, /*Width=*/16);
 }
 
 void printTimes(const pyk::driver::StageTimes &times) {
@@ -247,6 +273,7 @@ int main(int argc, char **argv) {
   options.remarks = remarks;
   options.compilerVersion = PYK_VERSION;
   options.baseName = llvm::sys::path::stem(inputFile == "-" ? "stdin.pyk" : inputFile.getValue()).str();
+  options.unitId = unitIdentity(*file, options);
 
   pyk::DiagnosticEngine diags(*file);
   pyk::driver::Result result;

@@ -613,6 +613,12 @@ struct Module {
   /// that every array argument has fewer than 2^31 elements. (Offsets into
   /// shared and local arrays, small by construction, are 32-bit always.)
   bool narrowIndices = false;
+  /// A tag that tells this compilation of this file from every other one
+  /// linked into the same program (pykc: a hash of the file's absolute path
+  /// and the options that change its code). The symbols of the host code
+  /// carry it, so that two files with a kernel of the same name each keep
+  /// their own (SymbolNames.h). Empty: untagged (single-file tools).
+  std::string unitId;
 
   /// The kernels alone, in module order.
   std::vector<const Function *> kernels() const {

@@ -53,4 +53,28 @@ std::string kernelSymbol(std::string_view pykName) {
   return std::string(pykName);
 }
 
+std::string cpuEntrySymbol(std::string_view unitId, std::string_view kernelSymbol) {
+  std::string symbol = "pyk_cpu_";
+  if (!unitId.empty())
+    symbol.append(unitId).push_back('_');
+  return symbol.append(kernelSymbol);
+}
+
+std::string fileNamespace(std::string_view baseName) {
+  std::string name;
+  for (char c : baseName) {
+    const bool identifierChar = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+    const char kept = identifierChar ? c : '_';
+    if (kept == '_' && !name.empty() && name.back() == '_')
+      continue;
+    name.push_back(kept);
+  }
+  // A leading digit or a leading `_` and capital cannot start it.
+  if (name.empty() || (name[0] >= '0' && name[0] <= '9') || (name[0] == '_' && name.size() > 1 && name[1] >= 'A' && name[1] <= 'Z'))
+    name.insert(0, "pyk_");
+  if (name.back() != '_')
+    name.push_back('_');
+  return name + "pyk";
+}
+
 } // namespace pyk::ir

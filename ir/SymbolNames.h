@@ -24,6 +24,20 @@ bool isReservedInCxx(std::string_view name);
 /// reserved. The CUDA C++ and PTX backends and the host launchers all use it.
 std::string kernelSymbol(std::string_view pykName);
 
+/// The CPU device's entry point for the kernel exported as `kernelSymbol`,
+/// in the compilation tagged `unitId` (ir::Module::unitId):
+/// `pyk_cpu_<unitId>_<kernelSymbol>`, or `pyk_cpu_<kernelSymbol>` without a
+/// tag. The object with the CPU device's code defines it and the launch
+/// code refers to it.
+std::string cpuEntrySymbol(std::string_view unitId, std::string_view kernelSymbol);
+
+/// The C++ namespace of the launch functions of NAME.pyk: NAME made an
+/// identifier (each character that cannot be in one becomes `_`, runs of
+/// `_` become one), then `_pyk`: `vector_add.pyk` gives `vector_add_pyk`,
+/// `vec.ops.pyk` gives `vec_ops_pyk`. The suffix keeps it apart from the
+/// kernel names, which often repeat the file's.
+std::string fileNamespace(std::string_view baseName);
+
 } // namespace pyk::ir
 
 #endif // PYK_IR_SYMBOLNAMES_H

@@ -1,7 +1,9 @@
 //===- HostEmitter.h - C++ launch functions for the kernels of a file ------===//
 //
 // For NAME.pyk, writes NAME.pyk.h (one typed launch function per kernel in
-// namespace pyk::kernels) and NAME.pyk.cpp (the embedded PTX, the kernels'
+// namespace pyk::kernels, through the inline namespaces NAME_pyk and the
+// compilation's own pyk_unit_ID, so that each has a program-unique symbol)
+// and NAME.pyk.cpp (the embedded PTX, the kernels'
 // descriptors for the runtime, and the launch functions' bodies). The CPU
 // device's code is a separate object (HostTarget.h) that NAME.pyk.cpp
 // refers to by its entry points' names.

@@ -722,8 +722,6 @@ namespace pyk::llvmgen {
 
 using namespace ir;
 
-std::string cpuEntrySymbol(const std::string &symbol) { return "pyk_cpu_" + symbol; }
-
 std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMContext &context,
                                              const LLVMEmitOptions &options) {
   auto result = std::make_unique<llvm::Module>(module.sourceName, context);

@@ -24,14 +24,11 @@ namespace pyk::llvmgen {
 enum class LLVMTarget {
   /// GPU kernels: one PTX kernel function per kernel, one call per thread.
   NVPTX,
-  /// The CPU device: `void pyk_cpu_NAME(void **args, const CpuBlockContext *)`
+  /// The CPU device: `void pyk_cpu_UNIT_NAME(void **args, const CpuBlockContext *)`
   /// per kernel, running every thread of one block as a loop nest (see
   /// runtime/include/pyk/Launch.h for the ABI).
   Host,
 };
-
-/// The CPU-device entry point's name for a kernel exported as `symbol`.
-std::string cpuEntrySymbol(const std::string &symbol);
 
 struct LLVMEmitOptions {
   LLVMTarget target = LLVMTarget::NVPTX;

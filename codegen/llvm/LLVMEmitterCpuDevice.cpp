@@ -13,6 +13,7 @@
 #include "LLVMArithmetic.h"
 
 #include "IRWalk.h"
+#include "SymbolNames.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -111,7 +112,11 @@ void FunctionEmitter::declareCpuFiberKernel() {
   for (unsigned i = 0; i < 6; ++i)
     llvmFunction_->getArg(i)->setName(names[i]);
   blockEntry_ = llvm::Function::Create(llvm::FunctionType::get(voidType, {ptr, ptr}, false),
-                                       llvm::Function::ExternalLinkage, cpuEntrySymbol(function_.symbol), module_);
+                                       llvm::Function::ExternalLinkage,
+                                       cpuEntrySymbol(source_.unitId, function_.symbol), module_);
+  // Only the file's own launch code calls it: a shared library does not
+  // export it (nor let another library's same-named kernel interpose).
+  blockEntry_->setVisibility(llvm::GlobalValue::HiddenVisibility);
   blockEntry_->addFnAttr(llvm::Attribute::NoUnwind);
   blockEntry_->getArg(0)->setName("args");
   blockEntry_->getArg(1)->setName("block");
@@ -144,8 +149,9 @@ void FunctionEmitter::emitFiberBlockEntry() {
 void FunctionEmitter::declareCpuEntry() {
   auto *ptr = llvm::PointerType::get(context_, 0);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
-  llvmFunction_ =
-      llvm::Function::Create(type, llvm::Function::ExternalLinkage, cpuEntrySymbol(function_.symbol), module_);
+  llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
+                                         cpuEntrySymbol(source_.unitId, function_.symbol), module_);
+  llvmFunction_->setVisibility(llvm::GlobalValue::HiddenVisibility); // as in declareCpuFiberKernel
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
   llvmFunction_->getArg(0)->setName("args");
   llvmFunction_->getArg(1)->setName("block");
