@@ -17,6 +17,10 @@ namespace pyk::detail {
 struct CpuStreamRegistry {
   std::mutex mutex;
   CpuStream *head = nullptr;
+  /// The first error of a destroyed stream's work that no synchronize()
+  /// took; on the heap (never freed while held), so that the registry stays
+  /// trivially destructible.
+  std::exception_ptr *orphanedError = nullptr;
 
   void add(CpuStream &stream) {
     std::lock_guard lock(mutex);
@@ -24,24 +28,33 @@ struct CpuStreamRegistry {
     head = &stream;
   }
 
+  /// Unlinks `stream`, whose worker has finished, keeping its error.
   void remove(CpuStream &stream) {
     std::lock_guard lock(mutex);
     for (CpuStream **link = &head; *link; link = &(*link)->nextLive_) {
       if (*link == &stream) {
         *link = stream.nextLive_;
-        return;
+        break;
       }
     }
+    if (stream.error_ && !orphanedError)
+      orphanedError = new std::exception_ptr(std::move(stream.error_));
+  }
+
+  /// The orphaned error, taken; null when there is none.
+  std::exception_ptr takeOrphanedError() {
+    std::lock_guard lock(mutex);
+    return takeOrphanedErrorLocked();
   }
 
   /// Waits for every live stream; returns the first error one of them
   /// holds, taking it, when `takeErrors`.
   std::exception_ptr waitForAll(bool takeErrors) {
-    std::exception_ptr first;
     // The lock is held while waiting: a stream unregisters (in its
     // destructor) only after its worker is done, so none of them goes away
     // under this loop, and no stream's work takes this lock.
     std::lock_guard lock(mutex);
+    std::exception_ptr first = takeErrors ? takeOrphanedErrorLocked() : nullptr;
     for (CpuStream *stream = head; stream; stream = stream->nextLive_) {
       stream->wait();
       if (!takeErrors)
@@ -52,6 +65,15 @@ struct CpuStreamRegistry {
         first = error;
     }
     return first;
+  }
+
+private:
+  std::exception_ptr takeOrphanedErrorLocked() {
+    if (!orphanedError)
+      return nullptr;
+    std::exception_ptr error = std::move(*orphanedError);
+    delete std::exchange(orphanedError, nullptr);
+    return error;
   }
 };
 
@@ -129,6 +151,11 @@ void waitForCpuStreams() noexcept {
 
 void synchronizeCpuStreams() {
   if (std::exception_ptr error = registry.waitForAll(true))
+    std::rethrow_exception(error);
+}
+
+void raiseOrphanedCpuStreamError() {
+  if (std::exception_ptr error = registry.takeOrphanedError())
     std::rethrow_exception(error);
 }
 

@@ -10,6 +10,10 @@
 // the same way, as cuMemFree does, so an array may be destroyed while a
 // stream still has work that uses it queued.
 //
+// An error of work on a stream destroyed before it was synchronised is kept for the whole device
+// and raised by the next pyk::synchronize() or copy to the host, where a GPU
+// raises it too.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_CPUSTREAM_H
 #define PYK_RUNTIME_CPUSTREAM_H
@@ -30,7 +34,9 @@ public:
 
   /// Starts the worker thread.
   CpuStream();
-  /// Finishes the work already submitted, then stops the worker.
+  /// Finishes the work already submitted, then stops the worker. An error
+  /// that work raised and no synchronize() took becomes the device's
+  /// (raiseOrphanedCpuStreamError).
   ~CpuStream();
   CpuStream(const CpuStream &) = delete;
   CpuStream &operator=(const CpuStream &) = delete;
@@ -66,8 +72,13 @@ private:
 void waitForCpuStreams() noexcept;
 
 /// waitForCpuStreams(), then rethrows the first error any stream's work
-/// raised (pyk::synchronize() on the CPU device).
+/// raised, a destroyed stream's first (pyk::synchronize() on the CPU
+/// device).
 void synchronizeCpuStreams();
+
+/// Rethrows, once, the first error raised by the work of a stream that was
+/// destroyed before a synchronize() took it; returns when there is none.
+void raiseOrphanedCpuStreamError();
 
 } // namespace pyk::detail
 

@@ -94,6 +94,20 @@ TEST_F(CpuDevice, AnExceptionInQueuedWorkSurfacesAtSynchronize) {
   synchronize();
 }
 
+TEST_F(CpuDevice, AnExceptionOnADestroyedStreamSurfacesAtTheNextSynchronize) {
+  {
+    Stream stream;
+    throwInBlock({4, 1, 0, &stream}, 2);
+  } // waits for the launch; nobody synchronised the stream
+  try {
+    synchronize();
+    FAIL() << "the destroyed stream's error was lost";
+  } catch (const std::runtime_error &error) {
+    EXPECT_STREQ(error.what(), "block 2 failed");
+  }
+  synchronize(); // reported once
+}
+
 TEST_F(CpuDevice, QueuedLaunchesKeepCopiesOfTheirArguments) {
   // The gate holds the stream while scale() returns and its argument slots
   // (on scale's stack) are overwritten by a launch on another stream. (Work
