@@ -58,6 +58,19 @@ private:
 
 thread_local SharedMemoryBuffer sharedMemory;
 
+/// Blocks the calling thread is running: more than one when a block
+/// launches a kernel on the default stream, which runs in its thread.
+thread_local unsigned blocksRunning = 0;
+
+/// Counts the calling thread's block while it runs.
+class RunningBlock {
+public:
+  RunningBlock() noexcept { ++blocksRunning; }
+  ~RunningBlock() { --blocksRunning; }
+  RunningBlock(const RunningBlock &) = delete;
+  RunningBlock &operator=(const RunningBlock &) = delete;
+};
+
 /// One launch, as the pool's loop body sees it.
 struct BlockLoop {
   CpuKernelEntry entry;
@@ -80,6 +93,7 @@ void runBlock(void *context, std::uint64_t index) {
   }
   block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
   block.sharedBytes = loop.sharedBytes;
+  RunningBlock running;
   loop.entry(loop.args, &block);
   // An entry that runs its threads on fibers cannot throw (generated code
   // has no unwind tables); it records its error instead. Thrown here, it
@@ -103,6 +117,10 @@ struct QueuedLaunch {
 };
 
 } // namespace
+
+bool cpuThreadRunsABlock() noexcept {
+  return blocksRunning != 0;
+}
 
 void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args) {
   BlockLoop loop{entry, args, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, sharedBytes};

@@ -26,6 +26,10 @@ inline constexpr std::size_t cpuSharedMemoryAlignment = 64;
 /// skipped.
 void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args);
 
+/// Whether the calling thread is running a block of a kernel (possibly on
+/// one of the block's fibers).
+bool cpuThreadRunsABlock() noexcept;
+
 /// Launches `kernel` on the CPU device (`config` already validated). On the
 /// default stream it waits for the work queued on every stream, then runs
 /// the kernel before returning. On a stream it copies the argument values

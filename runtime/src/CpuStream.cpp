@@ -4,8 +4,16 @@
 // kept in an intrusive list (no allocation, nothing to destroy at exit), so
 // that the default stream and pyk::synchronize() can wait for all of them.
 //
+// Why a full queue cannot deadlock: the submitter waits only for the
+// stream's worker, which runs its queue without waiting for anything that
+// waits for room. Only a thread running a kernel's block could be what the
+// worker waits for (the worker's own launch, or one its launch's pool loop
+// waits for), and such a thread never waits for room.
+//
 //===----------------------------------------------------------------------===//
 #include "CpuStream.h"
+
+#include "CpuLaunch.h"
 
 #include <utility>
 
@@ -98,7 +106,9 @@ CpuStream::~CpuStream() {
 
 void CpuStream::submit(Task task) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (!cpuThreadRunsABlock())
+      roomFreed_.wait(lock, [&] { return queue_.size() < maxQueued; });
     queue_.push_back(std::move(task));
     ++submitted_;
   }
@@ -122,6 +132,11 @@ void CpuStream::synchronize() {
     std::rethrow_exception(error);
 }
 
+std::size_t CpuStream::queued() {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
 void CpuStream::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -130,6 +145,8 @@ void CpuStream::run() {
       return; // stopping, and all submitted work is done
     Task task = std::move(queue_.front());
     queue_.pop_front();
+    if (queue_.size() == maxQueued - 1)
+      roomFreed_.notify_all();
     lock.unlock();
     try {
       task();
