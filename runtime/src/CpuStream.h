@@ -13,8 +13,8 @@
 // A stream holds at most maxQueued items; submitting more waits, as
 // cuLaunchKernel does when a GPU's launch queue is full. An error of work on
 // a stream destroyed before it was synchronised is kept for the whole device
-// and raised by the next pyk::synchronize() or copy to the host, where a GPU
-// raises it too.
+// and raised by the next pyk::synchronize(), stream synchronisation or copy
+// to the host, where a GPU raises it too.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_CPUSTREAM_H
