@@ -2,8 +2,8 @@
 //
 // Algorithm (runs once, on the first use of the runtime):
 //  1. PYK_DEVICE=cpu: the CPU device (with PYK_CPU_THREADS,
-//     PYK_CPU_FIBER_STACK and PYK_CPU_LAUNCH_TIMEOUT checked). Any value other than unset, empty,
-//     "cpu" or "cuda": DeviceError.
+//     PYK_CPU_FIBER_STACK and PYK_CPU_LAUNCH_TIMEOUT checked). Any value
+//     other than unset, empty, "cpu" or "cuda": DeviceError.
 //  2. Otherwise try the GPU: load libcuda.so.1, cuInit, find device 0,
 //     retain its primary context, read its launch limits.
 //  3. It works: the GPU. It does not and PYK_DEVICE=cuda: DeviceError saying
