@@ -11,6 +11,7 @@
 #include "CheckFailures.h"
 #include "CpuStream.h"
 #include "LaunchCheck.h"
+#include "LaunchWatchdog.h"
 #include "StreamImpl.h"
 #include "ThreadPool.h"
 #include "pyk/Error.h"
@@ -58,6 +59,19 @@ private:
 
 thread_local SharedMemoryBuffer sharedMemory;
 
+/// Blocks the calling thread is running: more than one when a block
+/// launches a kernel on the default stream, which runs in its thread.
+thread_local unsigned blocksRunning = 0;
+
+/// Counts the calling thread's block while it runs.
+class RunningBlock {
+public:
+  RunningBlock() noexcept { ++blocksRunning; }
+  ~RunningBlock() { --blocksRunning; }
+  RunningBlock(const RunningBlock &) = delete;
+  RunningBlock &operator=(const RunningBlock &) = delete;
+};
+
 /// One launch, as the pool's loop body sees it.
 struct BlockLoop {
   CpuKernelEntry entry;
@@ -65,6 +79,7 @@ struct BlockLoop {
   std::uint32_t grid[3];
   std::uint32_t block[3];
   std::size_t sharedBytes;
+  const WatchedLaunch *watched; ///< null without PYK_CPU_LAUNCH_TIMEOUT
 };
 
 void runBlock(void *context, std::uint64_t index) {
@@ -80,6 +95,8 @@ void runBlock(void *context, std::uint64_t index) {
   }
   block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
   block.sharedBytes = loop.sharedBytes;
+  RunningBlock running;
+  WatchedBlock watched(loop.watched, block.blockIdx);
   loop.entry(loop.args, &block);
   // An entry that runs its threads on fibers cannot throw (generated code
   // has no unwind tables); it records its error instead. Thrown here, it
@@ -94,7 +111,7 @@ void runBlock(void *context, std::uint64_t index) {
 
 /// A launch queued on a stream, with its own copy of the argument values.
 struct QueuedLaunch {
-  CpuKernelEntry entry;
+  const KernelInfo *kernel;
   Dim3 grid, block;
   std::size_t sharedBytes;
   std::vector<std::uint64_t> values; ///< argument i in values[i]
@@ -104,8 +121,14 @@ struct QueuedLaunch {
 
 } // namespace
 
-void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args) {
-  BlockLoop loop{entry, args, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, sharedBytes};
+bool cpuThreadRunsABlock() noexcept {
+  return blocksRunning != 0;
+}
+
+void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args) {
+  WatchedLaunch watchedStorage{};
+  const WatchedLaunch *watched = watchLaunch(kernel, watchedStorage);
+  BlockLoop loop{kernel.cpuEntry, args, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, sharedBytes, watched};
   std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   cpuThreadPool().parallelFor(blocks, runBlock, &loop);
 }
@@ -116,7 +139,7 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     pyk_check_record record{};
     if (kernel.checked)
       bindCheckArguments(kernel, args, &record);
-    runCpuKernel(kernel.cpuEntry, config.grid, config.block, config.shared_bytes, args);
+    runCpuKernel(kernel, config.grid, config.block, config.shared_bytes, args);
     raiseCheckFailure(record);
     return;
   }
@@ -124,7 +147,7 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
   // The values args points to live in the caller's frame; the queued launch
   // keeps copies (kernel.argSizes bytes each, 8 when it is null).
   auto queued = std::make_shared<QueuedLaunch>();
-  queued->entry = kernel.cpuEntry;
+  queued->kernel = &kernel;
   queued->grid = config.grid;
   queued->block = config.block;
   queued->sharedBytes = config.shared_bytes;
@@ -144,7 +167,7 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     queued->args[i] = &queued->values[i];
   }
   stream.cpu->submit([queued] {
-    runCpuKernel(queued->entry, queued->grid, queued->block, queued->sharedBytes, queued->args.data());
+    runCpuKernel(*queued->kernel, queued->grid, queued->block, queued->sharedBytes, queued->args.data());
     raiseCheckFailure(queued->checkRecord);
   });
 }

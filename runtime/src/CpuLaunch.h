@@ -24,7 +24,13 @@ inline constexpr std::size_t cpuSharedMemoryAlignment = 64;
 /// when all have finished. Rethrows the first exception an entry threw or
 /// error it recorded (takeCpuBlockError); blocks not started by then are
 /// skipped.
-void runCpuKernel(CpuKernelEntry entry, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args);
+/// With PYK_CPU_LAUNCH_TIMEOUT, a launch running longer aborts the program
+/// (LaunchWatchdog.h).
+void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args);
+
+/// Whether the calling thread is running a block of a kernel (possibly on
+/// one of the block's fibers).
+bool cpuThreadRunsABlock() noexcept;
 
 /// Launches `kernel` on the CPU device (`config` already validated). On the
 /// default stream it waits for the work queued on every stream, then runs

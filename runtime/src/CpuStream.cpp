@@ -4,8 +4,16 @@
 // kept in an intrusive list (no allocation, nothing to destroy at exit), so
 // that the default stream and pyk::synchronize() can wait for all of them.
 //
+// Why a full queue cannot deadlock: the submitter waits only for the
+// stream's worker, which runs its queue without waiting for anything that
+// waits for room. Only a thread running a kernel's block could be what the
+// worker waits for (the worker's own launch, or one its launch's pool loop
+// waits for), and such a thread never waits for room.
+//
 //===----------------------------------------------------------------------===//
 #include "CpuStream.h"
+
+#include "CpuLaunch.h"
 
 #include <utility>
 
@@ -17,6 +25,10 @@ namespace pyk::detail {
 struct CpuStreamRegistry {
   std::mutex mutex;
   CpuStream *head = nullptr;
+  /// The first error of a destroyed stream's work that no synchronize()
+  /// took; on the heap (never freed while held), so that the registry stays
+  /// trivially destructible.
+  std::exception_ptr *orphanedError = nullptr;
 
   void add(CpuStream &stream) {
     std::lock_guard lock(mutex);
@@ -24,24 +36,33 @@ struct CpuStreamRegistry {
     head = &stream;
   }
 
+  /// Unlinks `stream`, whose worker has finished, keeping its error.
   void remove(CpuStream &stream) {
     std::lock_guard lock(mutex);
     for (CpuStream **link = &head; *link; link = &(*link)->nextLive_) {
       if (*link == &stream) {
         *link = stream.nextLive_;
-        return;
+        break;
       }
     }
+    if (stream.error_ && !orphanedError)
+      orphanedError = new std::exception_ptr(std::move(stream.error_));
+  }
+
+  /// The orphaned error, taken; null when there is none.
+  std::exception_ptr takeOrphanedError() {
+    std::lock_guard lock(mutex);
+    return takeOrphanedErrorLocked();
   }
 
   /// Waits for every live stream; returns the first error one of them
   /// holds, taking it, when `takeErrors`.
   std::exception_ptr waitForAll(bool takeErrors) {
-    std::exception_ptr first;
     // The lock is held while waiting: a stream unregisters (in its
     // destructor) only after its worker is done, so none of them goes away
     // under this loop, and no stream's work takes this lock.
     std::lock_guard lock(mutex);
+    std::exception_ptr first = takeErrors ? takeOrphanedErrorLocked() : nullptr;
     for (CpuStream *stream = head; stream; stream = stream->nextLive_) {
       stream->wait();
       if (!takeErrors)
@@ -52,6 +73,15 @@ struct CpuStreamRegistry {
         first = error;
     }
     return first;
+  }
+
+private:
+  std::exception_ptr takeOrphanedErrorLocked() {
+    if (!orphanedError)
+      return nullptr;
+    std::exception_ptr error = std::move(*orphanedError);
+    delete std::exchange(orphanedError, nullptr);
+    return error;
   }
 };
 
@@ -76,7 +106,9 @@ CpuStream::~CpuStream() {
 
 void CpuStream::submit(Task task) {
   {
-    std::lock_guard lock(mutex_);
+    std::unique_lock lock(mutex_);
+    if (!cpuThreadRunsABlock())
+      roomFreed_.wait(lock, [&] { return queue_.size() < maxQueued; });
     queue_.push_back(std::move(task));
     ++submitted_;
   }
@@ -100,6 +132,11 @@ void CpuStream::synchronize() {
     std::rethrow_exception(error);
 }
 
+std::size_t CpuStream::queued() {
+  std::lock_guard lock(mutex_);
+  return queue_.size();
+}
+
 void CpuStream::run() {
   std::unique_lock lock(mutex_);
   for (;;) {
@@ -108,6 +145,8 @@ void CpuStream::run() {
       return; // stopping, and all submitted work is done
     Task task = std::move(queue_.front());
     queue_.pop_front();
+    if (queue_.size() == maxQueued - 1)
+      roomFreed_.notify_all();
     lock.unlock();
     try {
       task();
@@ -129,6 +168,11 @@ void waitForCpuStreams() noexcept {
 
 void synchronizeCpuStreams() {
   if (std::exception_ptr error = registry.waitForAll(true))
+    std::rethrow_exception(error);
+}
+
+void raiseOrphanedCpuStreamError() {
+  if (std::exception_ptr error = registry.takeOrphanedError())
     std::rethrow_exception(error);
 }
 

@@ -10,11 +10,18 @@
 // the same way, as cuMemFree does, so an array may be destroyed while a
 // stream still has work that uses it queued.
 //
+// A stream holds at most maxQueued items; submitting more waits, as
+// cuLaunchKernel does when a GPU's launch queue is full. An error of work on
+// a stream destroyed before it was synchronised is kept for the whole device
+// and raised by the next pyk::synchronize(), stream synchronisation or copy
+// to the host, where a GPU raises it too.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_CPUSTREAM_H
 #define PYK_RUNTIME_CPUSTREAM_H
 
 #include <condition_variable>
+#include <cstddef>
 #include <cstdint>
 #include <deque>
 #include <exception>
@@ -28,21 +35,31 @@ class CpuStream {
 public:
   using Task = std::function<void()>;
 
+  /// The most items a stream holds queued (not counting the one running),
+  /// about what a GPU's launch queue holds before cuLaunchKernel blocks.
+  static constexpr std::size_t maxQueued = 1024;
+
   /// Starts the worker thread.
   CpuStream();
-  /// Finishes the work already submitted, then stops the worker.
+  /// Finishes the work already submitted, then stops the worker. An error
+  /// that work raised and no synchronize() took becomes the device's
+  /// (raiseOrphanedCpuStreamError).
   ~CpuStream();
   CpuStream(const CpuStream &) = delete;
   CpuStream &operator=(const CpuStream &) = delete;
 
-  /// Queues `task` behind the work submitted before. An exception it throws
-  /// is kept and rethrown by the next synchronize().
+  /// Queues `task` behind the work submitted before, first waiting while
+  /// maxQueued items are queued, unless the caller runs a block of a kernel
+  /// (which could be the work it would wait for). An exception the task
+  /// throws is kept and rethrown by the next synchronize().
   void submit(Task task);
   /// Waits until the work submitted before this call has finished.
   void wait() noexcept;
   /// wait(), then rethrows the first exception a task threw since the last
   /// synchronize().
   void synchronize();
+  /// Items queued and not yet started (for tests of the bound).
+  std::size_t queued();
 
 private:
   friend struct CpuStreamRegistry;
@@ -51,6 +68,7 @@ private:
   std::mutex mutex_;
   std::condition_variable workArrived_;
   std::condition_variable workDone_;
+  std::condition_variable roomFreed_; ///< the queue dropped below maxQueued
   std::deque<Task> queue_;
   std::uint64_t submitted_ = 0; ///< tasks ever submitted
   std::uint64_t completed_ = 0; ///< tasks ever finished
@@ -66,8 +84,13 @@ private:
 void waitForCpuStreams() noexcept;
 
 /// waitForCpuStreams(), then rethrows the first error any stream's work
-/// raised (pyk::synchronize() on the CPU device).
+/// raised, a destroyed stream's first (pyk::synchronize() on the CPU
+/// device).
 void synchronizeCpuStreams();
+
+/// Rethrows, once, the first error raised by the work of a stream that was
+/// destroyed before a synchronize() took it; returns when there is none.
+void raiseOrphanedCpuStreamError();
 
 } // namespace pyk::detail
 

@@ -1,9 +1,9 @@
 //===- Device.cpp - Selecting the device, once per process -----------------===//
 //
 // Algorithm (runs once, on the first use of the runtime):
-//  1. PYK_DEVICE=cpu: the CPU device (with PYK_CPU_THREADS and
-//     PYK_CPU_FIBER_STACK checked). Any value other than unset, empty,
-//     "cpu" or "cuda": DeviceError.
+//  1. PYK_DEVICE=cpu: the CPU device (with PYK_CPU_THREADS,
+//     PYK_CPU_FIBER_STACK and PYK_CPU_LAUNCH_TIMEOUT checked). Any value
+//     other than unset, empty, "cpu" or "cuda": DeviceError.
 //  2. Otherwise try the GPU: load libcuda.so.1, cuInit, find device 0,
 //     retain its primary context, read its launch limits.
 //  3. It works: the GPU. It does not and PYK_DEVICE=cuda: DeviceError saying
@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <thread>
@@ -37,6 +38,8 @@ constexpr unsigned maxCpuThreads = 1024;
 /// reserve (256 GiB of address space per thread).
 constexpr long minCpuFiberStack = 16 * 1024;
 constexpr long maxCpuFiberStack = 256L * 1024 * 1024;
+/// The longest PYK_CPU_LAUNCH_TIMEOUT, in seconds: a week.
+constexpr double maxCpuLaunchTimeout = 7 * 24 * 3600;
 
 struct Selection {
   DeviceState state;
@@ -46,6 +49,18 @@ struct Selection {
 std::string lowercase(std::string text) {
   std::transform(text.begin(), text.end(), text.begin(), [](unsigned char c) { return std::tolower(c); });
   return text;
+}
+
+/// PYK_CPU_LAUNCH_TIMEOUT, in seconds (0 when unset); false for a value
+/// that is not a number of seconds in range.
+bool readLaunchTimeout(double &seconds) {
+  seconds = 0;
+  const char *text = std::getenv("PYK_CPU_LAUNCH_TIMEOUT");
+  if (!text || !*text)
+    return true;
+  char *end = nullptr;
+  seconds = std::strtod(text, &end);
+  return *end == '\0' && std::isfinite(seconds) && seconds > 0 && seconds <= maxCpuLaunchTimeout;
 }
 
 /// The CPU device, with PYK_CPU_THREADS threads or one per hardware thread.
@@ -74,6 +89,13 @@ Selection selectCpu() {
       return selection;
     }
     state.cpuFiberStackBytes = static_cast<std::size_t>(value);
+  }
+  if (!readLaunchTimeout(state.cpuLaunchTimeoutSeconds)) {
+    selection.error = std::string("pyk: PYK_CPU_LAUNCH_TIMEOUT is '") + std::getenv("PYK_CPU_LAUNCH_TIMEOUT") +
+                      "'; set it to a number of seconds greater than 0 and at most " +
+                      std::to_string(static_cast<long>(maxCpuLaunchTimeout)) +
+                      " (such as 0.5 or 60), or unset it to let launches run for as long as they take";
+    return selection;
   }
   state.cpuThreads = threads;
   state.name = "CPU device (" + std::to_string(threads) + (threads == 1 ? " thread)" : " threads)");

@@ -3,8 +3,8 @@
 // The device is selected once per process (Device.cpp); everything else in
 // the runtime reads the result through deviceState(). For the GPU it holds
 // the loaded driver, the device, its primary context and the limits a launch
-// is checked against; for the CPU device, the number of threads and the size
-// of its fibers' stacks.
+// is checked against; for the CPU device, the number of threads, the size
+// of its fibers' stacks and the launch timeout.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_DEVICESTATE_H
@@ -37,6 +37,9 @@ struct DeviceState {
   unsigned cpuThreads = 1; ///< threads that run blocks, the launching one included
   /// The stack of each fiber (a GPU thread of a block that synchronises).
   std::size_t cpuFiberStackBytes = 64 * 1024;
+  /// PYK_CPU_LAUNCH_TIMEOUT: a launch running longer aborts the program,
+  /// saying which block has not finished (LaunchWatchdog.h); 0: no limit.
+  double cpuLaunchTimeoutSeconds = 0;
 
   // GPU.
   const cuda::Driver *cu = nullptr;

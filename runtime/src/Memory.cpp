@@ -79,8 +79,14 @@ void copyOnGpu(Direction direction, void *to, const void *from, std::size_t byte
 void copy(Direction direction, void *to, const void *from, std::size_t bytes, Stream *stream, const char *operation) {
   if (bytes == 0)
     return;
-  if (deviceState().kind == DeviceKind::Cpu)
-    return copyOnCpu(to, from, bytes, stream, operation);
+  if (deviceState().kind == DeviceKind::Cpu) {
+    copyOnCpu(to, from, bytes, stream, operation);
+    // As on a GPU, where such an error is the device's: a destroyed
+    // stream's failed work surfaces at a copy to the host.
+    if (direction == Direction::ToHost && !stream)
+      raiseOrphanedCpuStreamError();
+    return;
+  }
   copyOnGpu(direction, to, from, bytes, stream, operation);
 }
 

@@ -88,8 +88,12 @@ Stream &Stream::operator=(Stream &&other) noexcept {
 
 void Stream::synchronize() {
   detail::StreamImpl &impl = detail::checkedImpl(*this, "Stream::synchronize");
-  if (impl.kind == DeviceKind::Cpu)
-    return impl.cpu->synchronize();
+  if (impl.kind == DeviceKind::Cpu) {
+    impl.cpu->synchronize();
+    // As on a GPU, whose check record is the device's.
+    detail::raiseOrphanedCpuStreamError();
+    return;
+  }
   cuda::CUresult code = detail::cudaState().cu->cuStreamSynchronize(impl.cuStream);
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError("cuStreamSynchronize", code, "a kernel or copy queued on this stream failed");

@@ -124,5 +124,44 @@ TEST_F(CheckedLaunches, OnAStreamItIsRaisedAtTheStreamsSynchronisation) {
   synchronize();
 }
 
+/// What fail_at(4) on one block of 8 threads reports.
+const char *const failureAt4 = "checked.pyk:7:9: index 4 out of bounds for axis 0 of 'x' with size 4 (thread (4,0,0) "
+                               "of block (0,0,0) of kernel 'fail_at')";
+
+// A GPU's check record is the device's, so a failure on a stream destroyed
+// before its synchronisation surfaces at the next one of any kind; the CPU
+// device keeps it for the device when the stream goes.
+
+TEST_F(CheckedLaunches, AFailureOnADestroyedStreamIsRaisedAtTheNextSynchronize) {
+  {
+    Stream stream;
+    launchFailAt(4, {{1}, {8}, 0, &stream});
+  }
+  EXPECT_EQ(errorOf([&] { synchronize(); }), failureAt4);
+  EXPECT_EQ(errorOf([&] { synchronize(); }), "") << "raised twice";
+}
+
+TEST_F(CheckedLaunches, AFailureOnADestroyedStreamIsRaisedAtACopyToTheHost) {
+  auto data = to_device(std::vector<float>(4, 1.0f));
+  std::vector<float> host(4);
+  {
+    Stream stream;
+    launchFailAt(4, {{1}, {8}, 0, &stream});
+  }
+  EXPECT_EQ(errorOf([&] { data.copy_to_host(host); }), failureAt4);
+  EXPECT_EQ(host, std::vector<float>(4, 1.0f)) << "the copy is made before the error is raised";
+  EXPECT_EQ(errorOf([&] { synchronize(); }), "") << "raised twice";
+}
+
+TEST_F(CheckedLaunches, AFailureOnADestroyedStreamIsRaisedAtAnotherStreamsSynchronisation) {
+  Stream other;
+  {
+    Stream stream;
+    launchFailAt(4, {{1}, {8}, 0, &stream});
+  }
+  EXPECT_EQ(errorOf([&] { other.synchronize(); }), failureAt4);
+  EXPECT_EQ(errorOf([&] { synchronize(); }), "") << "raised twice";
+}
+
 } // namespace
 } // namespace pyk::test

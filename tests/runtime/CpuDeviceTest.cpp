@@ -4,6 +4,7 @@
 // arguments, errors surfacing at synchronisation), and its messages.
 //
 //===----------------------------------------------------------------------===//
+#include "StreamImpl.h"
 #include "TestSupport.h"
 
 #include <gmock/gmock.h>
@@ -11,6 +12,7 @@
 #include <atomic>
 #include <chrono>
 #include <cstdlib>
+#include <cstring>
 #include <mutex>
 #include <set>
 #include <thread>
@@ -92,6 +94,83 @@ TEST_F(CpuDevice, AnExceptionInQueuedWorkSurfacesAtSynchronize) {
   throwInBlock({4, 1, 0, &stream}, 3);
   EXPECT_THROW(synchronize(), std::runtime_error); // pyk::synchronize() reports it too
   synchronize();
+}
+
+TEST_F(CpuDevice, AnExceptionOnADestroyedStreamSurfacesAtTheNextSynchronize) {
+  {
+    Stream stream;
+    throwInBlock({4, 1, 0, &stream}, 2);
+  } // waits for the launch; nobody synchronised the stream
+  try {
+    synchronize();
+    FAIL() << "the destroyed stream's error was lost";
+  } catch (const std::runtime_error &error) {
+    EXPECT_STREQ(error.what(), "block 2 failed");
+  }
+  synchronize(); // reported once
+}
+
+/// Does nothing; counts its blocks in launchesRun.
+std::atomic<int> launchesRun{0};
+detail::KernelModule countingModule{"counting", nullptr};
+detail::KernelInfo countingKernel{&countingModule, "count_launches",
+                                  [](void **, const detail::CpuBlockContext *) { ++launchesRun; }, 0};
+
+/// Polls `condition` for up to ten seconds; returns whether it held.
+template <typename Condition> bool eventually(Condition condition) {
+  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+  while (!condition()) {
+    if (std::chrono::steady_clock::now() > deadline)
+      return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(1));
+  }
+  return true;
+}
+
+TEST_F(CpuDevice, AStreamQueuesAtMostItsBoundAndTheLauncherWaits) {
+  constexpr int bound = static_cast<int>(detail::CpuStream::maxQueued);
+  std::atomic<int> gate{0}, done{0}, launched{0};
+  launchesRun = 0;
+  Stream stream;
+  detail::CpuStream &queue = *stream.impl()->cpu;
+  waitForGate({1, 1, 0, &stream}, &gate, &done); // holds the worker
+  std::thread launcher([&] {
+    for (int i = 0; i < 3 * bound; ++i, ++launched)
+      detail::launch(countingKernel, {1, 1, 0, &stream}, nullptr);
+  });
+  ASSERT_TRUE(eventually([&] { return launched.load() == bound; })) << "launched " << launched.load();
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  EXPECT_EQ(launched.load(), bound) << "a launch did not wait for room in the full queue";
+  EXPECT_EQ(queue.queued(), detail::CpuStream::maxQueued);
+  gate.store(1);
+  launcher.join();
+  stream.synchronize();
+  EXPECT_EQ(launchesRun.load(), 3 * bound);
+  EXPECT_EQ(queue.queued(), 0u);
+}
+
+/// Queues 1.5 queues' worth of count_launches on the stream args[0] points
+/// to, from inside a block.
+void queueOnStreamCpu(void **args, const detail::CpuBlockContext *) {
+  Stream *stream;
+  std::memcpy(&stream, args[0], sizeof stream);
+  for (std::size_t i = 0; i < detail::CpuStream::maxQueued * 3 / 2; ++i)
+    detail::launch(countingKernel, {1, 1, 0, stream}, nullptr);
+}
+
+TEST_F(CpuDevice, ABlockQueuingOnAFullStreamDoesNotWaitForIt) {
+  // The stream's worker runs the launch whose blocks queue more work on the
+  // same stream: waiting for room there would wait for itself.
+  detail::KernelInfo kernel{&countingModule, "queue_on_stream", queueOnStreamCpu, 1};
+  launchesRun = 0;
+  Stream stream;
+  Stream *target = &stream;
+  void *args[] = {&target};
+  detail::launch(kernel, {4, 1, 0, &stream}, args);
+  stream.synchronize(); // the launch, which has queued the rest by then
+  stream.synchronize();
+  EXPECT_EQ(launchesRun.load(), 4 * static_cast<int>(detail::CpuStream::maxQueued * 3 / 2));
+  EXPECT_EQ(stream.impl()->cpu->queued(), 0u);
 }
 
 TEST_F(CpuDevice, QueuedLaunchesKeepCopiesOfTheirArguments) {

@@ -142,6 +142,18 @@ TEST(DeviceSelection, BadFiberStackSizeIsADeviceError) {
   EXPECT_EQ(good.out, "device: cpu\nname: CPU device (2 threads)\n");
 }
 
+TEST(DeviceSelection, BadLaunchTimeoutIsADeviceError) {
+  for (const char *value : {"0", "-1", "5s", "nan", "inf", "1e9"}) {
+    ProbeResult result = runProbe({"PYK_DEVICE=cpu", std::string("PYK_CPU_LAUNCH_TIMEOUT=") + value});
+    EXPECT_EQ(result.exitCode, 3) << value;
+    EXPECT_THAT(result.out, StartsWith(std::string("DeviceError: pyk: PYK_CPU_LAUNCH_TIMEOUT is '") + value +
+                                       "'; set it to a number of seconds greater than 0 and at most 604800 (such as "
+                                       "0.5 or 60), or unset it to let launches run for as long as they take\n"));
+  }
+  ProbeResult good = runProbe({"PYK_DEVICE=cpu", "PYK_CPU_THREADS=2", "PYK_CPU_LAUNCH_TIMEOUT=0.5"});
+  EXPECT_EQ(good.out, "device: cpu\nname: CPU device (2 threads)\n");
+}
+
 TEST(DeviceSelection, CudaRequestedWithoutADriverSaysWhy) {
   SKIP_IF_A_DRIVER_IS_INSTALLED();
   ProbeResult result = runProbe({"PYK_DEVICE=cuda"});
