@@ -72,9 +72,21 @@ function(pyk_add_kernels)
   endif()
 
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/pyk_kernels/${PYK_TARGET}")
+  set(names_seen "")
   foreach(kernel IN LISTS PYK_KERNELS)
     get_filename_component(kernel_path "${kernel}" ABSOLUTE)
-    get_filename_component(name "${kernel}" NAME_WE)
+    # NAME of NAME.pyk as pykc takes it: all but the last extension
+    # (vec.ops.pyk writes vec.ops.pyk.h).
+    get_filename_component(name "${kernel}" NAME_WLE)
+    # Two files of one name would write the same NAME.pyk.h into out_dir.
+    list(FIND names_seen "${name}" seen_at)
+    if(NOT seen_at EQUAL -1)
+      list(GET PYK_KERNELS ${seen_at} first)
+      message(FATAL_ERROR "pyk_add_kernels: target ${PYK_TARGET} has two kernel files named ${name}.pyk: "
+                          "'${first}' and '${kernel}'; their launch headers would both be ${name}.pyk.h. "
+                          "Rename one, or put them in two targets.")
+    endif()
+    list(APPEND names_seen "${name}")
     set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.cpu.o")
     if(PYK_BACKEND STREQUAL "cuda")
       string(REPLACE "sm_" "compute_" virtual_arch "${ptx_arch}")

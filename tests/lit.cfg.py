@@ -9,7 +9,7 @@ config.test_format = lit.formats.ShTest(execute_external=False)
 config.suffixes = [".pyk", ".test"]
 config.test_source_root = os.path.join(config.pyk_source_root, "tests")
 config.test_exec_root = os.path.join(os.path.dirname(config.pykc), "..", "tests", "lit-out")
-config.excludes = ["unit", "validity", "Inputs", "consumer", "runtime", "execution", "checked", "numba", "CMakeLists.txt", "lit.cfg.py"]
+config.excludes = ["unit", "validity", "Inputs", "consumer", "linkage", "runtime", "execution", "checked", "numba", "CMakeLists.txt", "lit.cfg.py"]
 
 config.substitutions.append(("%pykc", config.pykc))
 config.substitutions.append(("%examples", os.path.join(config.pyk_source_root, "examples")))

@@ -1,6 +1,7 @@
 // Uses pyk the way the documentation says: include the generated header,
 // move data to the device, launch, copy back, check.
 #include "saxpy.pyk.h"
+#include "vec.ops.pyk.h"
 
 #include <cstdio>
 #include <vector>
@@ -23,9 +24,12 @@ int main() {
   pyk::kernels::scale_rows({1, 64}, dm, 2.0f);
   dm.copy_to_host(m);
 
+  pyk::kernels::vec_ops_pyk::negate({blocks, threads}, dout);
+  dout.copy_to_host(out);
+
   int wrong = 0;
   for (int i = 0; i < n; ++i)
-    wrong += out[i] != 2.0f * static_cast<float>(i) + 1.0f;
+    wrong += out[i] != -(2.0f * static_cast<float>(i) + 1.0f);
   for (float v : m)
     wrong += v != 3.0f;
   std::printf("consumer on %s: %d wrong\n", pyk::device_name().c_str(), wrong);
