@@ -581,6 +581,10 @@ public:
   /// Waits at block barriers, itself or through a callee (the CPU device
   /// then runs each thread on a fiber).
   bool synchronises = false;
+  /// The most bytes of local arrays one thread may hold while running this
+  /// function, its callees' included (boundLocalMemory): on the CPU device
+  /// they are on the thread's stack.
+  uint64_t localMemoryBytes = 0;
   /// Kernels: launch_bounds and max_registers (0 where not given).
   unsigned maxThreadsPerBlock = 0;
   unsigned minBlocksPerMultiprocessor = 0;

@@ -25,6 +25,8 @@ public:
         os_ << " readonly";
     }
     os_ << ") -> " << f.returnType.str() << (f.fastMath ? " fastmath" : "") << (f.checked ? " checked" : "");
+    if (f.localMemoryBytes)
+      os_ << " local_bytes(" << f.localMemoryBytes << ")";
     if (f.maxThreadsPerBlock)
       os_ << " launch_bounds(" << f.maxThreadsPerBlock << ", " << f.minBlocksPerMultiprocessor << ")";
     if (f.maxRegisters)

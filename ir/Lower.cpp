@@ -8,6 +8,7 @@
 
 #include "ASTToIR.h"
 #include "IRVerifier.h"
+#include "passes/BoundLocalMemory.h"
 #include "passes/MarkReadOnlyArrays.h"
 #include "passes/PlanChecks.h"
 
@@ -23,6 +24,9 @@ llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info,
   if (llvm::Error error = verifyModule(*module))
     return error;
   planChecks(*module, checkEveryKernel, remarks);
+  if (llvm::Error error = verifyModule(*module))
+    return error;
+  boundLocalMemory(*module);
   if (llvm::Error error = verifyModule(*module))
     return error;
 

@@ -220,10 +220,14 @@ std::string source(const Module &module, const HostEmitOptions &options) {
     os << "pyk::detail::KernelInfo pyk_info_" << function->symbol << "{&pyk_module, \"" << function->symbol
        << "\", &" << cpuEntrySymbol(module.unitId, function->symbol) << ", " << argCount(*function) << ", "
        << (sizes.empty() ? "nullptr" : sizesName);
-    if (function->maxThreadsPerBlock || function->checked)
+    // Positional: a later field needs the ones before it.
+    const bool local = function->localMemoryBytes != 0;
+    if (function->maxThreadsPerBlock || function->checked || local)
       os << ", " << function->maxThreadsPerBlock;
-    if (function->checked)
-      os << ", /*checked=*/true";
+    if (function->checked || local)
+      os << ", /*checked=*/" << (function->checked ? "true" : "false");
+    if (local)
+      os << ", /*localMemoryBytes=*/" << function->localMemoryBytes;
     os << "};\n";
   }
   os << "\n} // namespace\n";

@@ -722,6 +722,20 @@ namespace pyk::llvmgen {
 
 using namespace ir;
 
+namespace {
+
+/// A CPU-device thread's stack (a fiber's, or an OS thread's) has a guard
+/// below it, but a frame larger than the guard (a big local array) could
+/// step over it into other memory. Probing touches each page of a new frame
+/// in order, so that such an overflow faults at the guard.
+void probeStacks(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
+}
+
+} // namespace
+
 std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMContext &context,
                                              const LLVMEmitOptions &options) {
   auto result = std::make_unique<llvm::Module>(module.sourceName, context);
@@ -754,6 +768,8 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
   }
   for (auto &emitter : emitters)
     emitter->emitBody();
+  if (options.target == LLVMTarget::Host)
+    probeStacks(*result);
   if (debug)
     debug->finalize();
   return result;

@@ -14,6 +14,7 @@
 #include "DeviceState.h"
 #include "pyk/Error.h"
 
+#include <algorithm>
 #include <cassert>
 #include <cstdio>
 #include <cstdlib>
@@ -73,9 +74,13 @@ void BlockScheduler::setUp(std::uint32_t threads) {
     threads_.resize(threads);
     ready_.resize(threads);
   }
-  std::size_t stackBytes = deviceState().cpuFiberStackBytes;
+  const std::size_t stackBytes = std::max(fiberStackBytes_, deviceState().cpuFiberStackBytes);
+  if (stackBytes > slotStackBytes_) {
+    slots_.clear();
+    slotStackBytes_ = stackBytes;
+  }
   while (slots_.size() < threads)
-    slots_.emplace_back(stackBytes);
+    slots_.emplace_back(slotStackBytes_);
   for (std::uint32_t t = 0; t < threads; ++t) {
     threads_[t] = ThreadState{};
     slots_[t].fiber.prepare(fiberMain, this);

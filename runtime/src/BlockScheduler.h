@@ -4,7 +4,8 @@
 // pyk/CpuDevice.h run on: each OS thread that runs blocks has one
 // BlockScheduler, which runs one block at a time, every GPU thread of it on
 // a Fiber, and keeps its stacks and tables for the next block (nothing is
-// allocated once it has run a block at least as large).
+// allocated once it has run a block at least as large, with stacks at
+// least as large).
 //
 // Algorithm (all on one OS thread, so nothing needs a lock):
 //  1. Prepare a fiber per thread and queue them all, in thread order.
@@ -61,6 +62,11 @@ public:
   BlockScheduler(const BlockScheduler &) = delete;
   BlockScheduler &operator=(const BlockScheduler &) = delete;
 
+  /// The stack each fiber of the blocks it runs from now on gets at least
+  /// (the launch sets it for its kernel's local arrays); never less than
+  /// PYK_CPU_FIBER_STACK.
+  void setFiberStackBytes(std::size_t bytes) { fiberStackBytes_ = bytes; }
+
   /// Runs `thread` for every thread of `block` on fibers (steps 1-5); an
   /// error is kept for takeCpuBlockError().
   void run(pyk_cpu_thread_fn thread, void **args, const CpuBlockContext *block, void *frame) noexcept;
@@ -110,6 +116,7 @@ private:
 
   static void fiberMain(void *scheduler);
   /// Sizes the tables and stacks for `threads` threads and queues them all.
+  /// Kept stacks smaller than the launch needs are replaced.
   void setUp(std::uint32_t threads);
   /// Step 2: switches to the queue's head (not when it is the caller).
   /// `ending`: the caller has returned or the block is abandoned.
@@ -181,6 +188,8 @@ private:
 
   Fiber osThread_;         ///< the OS thread's own stack, where run() waits
   std::deque<Slot> slots_; ///< a deque: fibers must not move
+  std::size_t slotStackBytes_ = 0;  ///< the stack of every slot
+  std::size_t fiberStackBytes_ = 0; ///< what the launch asked for
 };
 
 /// The error the last block run by the calling OS thread recorded (null if

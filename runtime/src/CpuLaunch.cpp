@@ -10,6 +10,7 @@
 #include "BlockScheduler.h"
 #include "CheckFailures.h"
 #include "CpuStream.h"
+#include "DeviceState.h"
 #include "LaunchCheck.h"
 #include "LaunchWatchdog.h"
 #include "StreamImpl.h"
@@ -79,6 +80,7 @@ struct BlockLoop {
   std::uint32_t grid[3];
   std::uint32_t block[3];
   std::size_t sharedBytes;
+  std::size_t fiberStackBytes;
   const WatchedLaunch *watched; ///< null without PYK_CPU_LAUNCH_TIMEOUT
 };
 
@@ -95,6 +97,7 @@ void runBlock(void *context, std::uint64_t index) {
   }
   block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
   block.sharedBytes = loop.sharedBytes;
+  BlockScheduler::ofThisThread().setFiberStackBytes(loop.fiberStackBytes);
   RunningBlock running;
   WatchedBlock watched(loop.watched, block.blockIdx);
   loop.entry(loop.args, &block);
@@ -114,6 +117,7 @@ struct QueuedLaunch {
   const KernelInfo *kernel;
   Dim3 grid, block;
   std::size_t sharedBytes;
+  std::size_t fiberStackBytes;
   std::vector<std::uint64_t> values; ///< argument i in values[i]
   std::vector<void *> args;          ///< args[i] == &values[i]
   pyk_check_record checkRecord{};    ///< checked kernels: this launch's
@@ -125,21 +129,35 @@ bool cpuThreadRunsABlock() noexcept {
   return blocksRunning != 0;
 }
 
-void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args) {
+void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes,
+                  std::size_t fiberStackBytes, void **args) {
   WatchedLaunch watchedStorage{};
   const WatchedLaunch *watched = watchLaunch(kernel, watchedStorage);
-  BlockLoop loop{kernel.cpuEntry, args, {grid.x, grid.y, grid.z}, {block.x, block.y, block.z}, sharedBytes, watched};
+  BlockLoop loop{kernel.cpuEntry, args,           {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
+                 sharedBytes,     fiberStackBytes, watched};
   std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
   cpuThreadPool().parallelFor(blocks, runBlock, &loop);
 }
 
+std::size_t cpuFiberStackBytes(const KernelInfo &kernel) {
+  const std::size_t besides = deviceState().cpuFiberStackBytes;
+  if (kernel.localMemoryBytes <= maxCpuFiberStackBytes - besides)
+    return besides + static_cast<std::size_t>(kernel.localMemoryBytes);
+  throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on the CPU device: a thread of it may hold " +
+              std::to_string(kernel.localMemoryBytes) + " bytes of local arrays (its own and its device " +
+              "functions', once per call), which with PYK_CPU_FIBER_STACK's " + std::to_string(besides) +
+              " bytes besides is more than the " + std::to_string(maxCpuFiberStackBytes) +
+              " bytes of stack a CPU-device thread may have; make the kernel's local arrays smaller");
+}
+
 void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
+  const std::size_t fiberStackBytes = cpuFiberStackBytes(kernel);
   if (!config.stream) {
     waitForCpuStreams();
     pyk_check_record record{};
     if (kernel.checked)
       bindCheckArguments(kernel, args, &record);
-    runCpuKernel(kernel, config.grid, config.block, config.shared_bytes, args);
+    runCpuKernel(kernel, config.grid, config.block, config.shared_bytes, fiberStackBytes, args);
     raiseCheckFailure(record);
     return;
   }
@@ -151,6 +169,7 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
   queued->grid = config.grid;
   queued->block = config.block;
   queued->sharedBytes = config.shared_bytes;
+  queued->fiberStackBytes = fiberStackBytes;
   const unsigned slots = kernel.argCount + (kernel.checked ? 2 : 0);
   queued->values.assign(slots, 0);
   queued->args.resize(slots);
@@ -167,7 +186,8 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     queued->args[i] = &queued->values[i];
   }
   stream.cpu->submit([queued] {
-    runCpuKernel(*queued->kernel, queued->grid, queued->block, queued->sharedBytes, queued->args.data());
+    runCpuKernel(*queued->kernel, queued->grid, queued->block, queued->sharedBytes, queued->fiberStackBytes,
+                 queued->args.data());
     raiseCheckFailure(queued->checkRecord);
   });
 }

@@ -21,12 +21,19 @@ namespace pyk::detail {
 inline constexpr std::size_t cpuSharedMemoryAlignment = 64;
 
 /// Runs every block of the grid, blockIdx.x varying fastest, and returns
-/// when all have finished. Rethrows the first exception an entry threw or
-/// error it recorded (takeCpuBlockError); blocks not started by then are
-/// skipped.
+/// when all have finished; the block's fibers, if it runs its threads on
+/// fibers, get stacks of at least `fiberStackBytes`. Rethrows the first
+/// exception an entry threw or error it recorded (takeCpuBlockError);
+/// blocks not started by then are skipped.
 /// With PYK_CPU_LAUNCH_TIMEOUT, a launch running longer aborts the program
 /// (LaunchWatchdog.h).
-void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes, void **args);
+void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes,
+                  std::size_t fiberStackBytes, void **args);
+
+/// The stack each fiber of `kernel` needs: PYK_CPU_FIBER_STACK plus its
+/// local arrays (KernelInfo::localMemoryBytes). Throws pyk::Error, naming
+/// the kernel and the need, when that is over maxCpuFiberStackBytes.
+std::size_t cpuFiberStackBytes(const KernelInfo &kernel);
 
 /// Whether the calling thread is running a block of a kernel (possibly on
 /// one of the block's fibers).

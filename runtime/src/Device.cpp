@@ -34,10 +34,9 @@ namespace {
 /// The most CPU threads PYK_CPU_THREADS may ask for.
 constexpr unsigned maxCpuThreads = 1024;
 /// The range of PYK_CPU_FIBER_STACK: from what the scheduler's own frames
-/// and a small kernel need to what 1024 fibers on each CPU thread can
-/// reserve (256 GiB of address space per thread).
+/// and a small kernel need to the most a fiber may get.
 constexpr long minCpuFiberStack = 16 * 1024;
-constexpr long maxCpuFiberStack = 256L * 1024 * 1024;
+constexpr long maxCpuFiberStack = static_cast<long>(maxCpuFiberStackBytes);
 /// The longest PYK_CPU_LAUNCH_TIMEOUT, in seconds: a week.
 constexpr double maxCpuLaunchTimeout = 7 * 24 * 3600;
 

@@ -28,6 +28,10 @@ struct LaunchLimits {
   std::size_t maxSharedBytes = 48 * 1024;
 };
 
+/// The most stack a fiber of the CPU device may get: what 1024 fibers on
+/// each CPU thread can reserve (256 GiB of address space per thread).
+inline constexpr std::size_t maxCpuFiberStackBytes = 256 * 1024 * 1024;
+
 struct DeviceState {
   DeviceKind kind = DeviceKind::Cpu;
   std::string name; ///< device_name()
@@ -35,7 +39,8 @@ struct DeviceState {
 
   // CPU device.
   unsigned cpuThreads = 1; ///< threads that run blocks, the launching one included
-  /// The stack of each fiber (a GPU thread of a block that synchronises).
+  /// The stack of each fiber (a GPU thread of a block that synchronises),
+  /// besides the kernel's local arrays (KernelInfo::localMemoryBytes).
   std::size_t cpuFiberStackBytes = 64 * 1024;
   /// PYK_CPU_LAUNCH_TIMEOUT: a launch running longer aborts the program,
   /// saying which block has not finished (LaunchWatchdog.h); 0: no limit.

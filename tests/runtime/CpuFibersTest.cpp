@@ -693,5 +693,72 @@ TEST_F(CpuFibers, FibersHaveLargeStacks) {
   EXPECT_EQ(out, expected);
 }
 
+/// Fills and sums 400 KiB of its stack (a byte of each 64), as a kernel with
+/// a local array of 102400 float32 does, keeping it across a barrier.
+void localArrayThread(void **args, const CpuBlockContext *block, void *, std::uint32_t x, std::uint32_t y,
+                      std::uint32_t z) {
+  const std::uint32_t t = linearThread(block, x, y, z);
+  volatile std::uint8_t local[400 * 1024];
+  for (std::size_t i = 0; i < sizeof local; i += 64)
+    local[i] = static_cast<std::uint8_t>(i / 64 + t);
+  pyk_cpu_syncthreads("local.pyk:4:5");
+  std::uint64_t sum = 0;
+  for (std::size_t i = 0; i < sizeof local; i += 64)
+    sum += local[i];
+  fiberArg<std::uint64_t *>(args, 0)[t] = sum;
+}
+
+std::vector<std::uint64_t> localArraySums(std::uint32_t threads) {
+  std::vector<std::uint64_t> sums(threads, 0);
+  for (std::uint32_t t = 0; t < threads; ++t)
+    for (std::size_t i = 0; i < 400 * 1024; i += 64)
+      sums[t] += static_cast<std::uint8_t>(i / 64 + t);
+  return sums;
+}
+
+void idleThread(void **, const CpuBlockContext *, void *, std::uint32_t, std::uint32_t, std::uint32_t) {}
+
+TEST_F(CpuFibers, StacksHoldTheKernelsLocalArrays) {
+  // Kept stacks (of PYK_CPU_FIBER_STACK's size, from the tests before) are
+  // replaced by larger ones, on the default stream and on a stream.
+  std::vector<std::uint64_t> out(64, 0);
+  launchFibers<idleThread>({2, 64});
+  launchFibers<localArrayThread, 0, 400 * 1024>({1, 64}, out.data());
+  EXPECT_EQ(out, localArraySums(64));
+  std::vector<std::uint64_t> streamOut(96, 0);
+  Stream stream;
+  launchFibers<localArrayThread, 0, 400 * 1024>({1, 96, 0, &stream}, streamOut.data());
+  stream.synchronize();
+  EXPECT_EQ(streamOut, localArraySums(96));
+  launchFibers<idleThread>({2, 64});
+}
+
+/// Records that it ran.
+void markingThread(void **args, const CpuBlockContext *, void *, std::uint32_t, std::uint32_t, std::uint32_t) {
+  *fiberArg<int *>(args, 0) = 1;
+}
+
+TEST_F(CpuFibers, LocalArraysTooLargeForAnyStackAreRejectedBeforeTheLaunch) {
+  const std::string expected =
+      "pyk: cannot launch fiber_kernel \\(from fiber_kernels\\) on the CPU device: a thread of it may hold "
+      "1099511627776 bytes of local arrays \\(its own and its device functions', once per call\\), which with "
+      "PYK_CPU_FIBER_STACK's [0-9]+ bytes besides is more than the 268435456 bytes of stack a CPU-device thread "
+      "may have; make the kernel's local arrays smaller";
+  int ran = 0;
+  Stream stream;
+  for (Stream *on : {static_cast<Stream *>(nullptr), &stream}) {
+    try {
+      launchFibers<markingThread, 0, std::uint64_t{1} << 40>({1, 32, 0, on}, &ran);
+      ADD_FAILURE() << "no error";
+    } catch (const Error &error) {
+      EXPECT_THAT(error.what(), ::testing::MatchesRegex(expected));
+    }
+  }
+  stream.synchronize();
+  EXPECT_EQ(ran, 0);
+  launchFibers<markingThread>({1, 32}, &ran);
+  EXPECT_EQ(ran, 1);
+}
+
 } // namespace
 } // namespace pyk::test

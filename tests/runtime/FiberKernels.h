@@ -51,12 +51,14 @@ template <pyk_cpu_thread_fn Thread, std::size_t FrameBytes> void fiberEntry(void
 }
 
 /// Launches the kernel of `Thread` with `values` as its arguments, each in
-/// an 8-byte slot (as generated launch functions pass them).
-template <pyk_cpu_thread_fn Thread, std::size_t FrameBytes = 0, typename... T>
+/// an 8-byte slot (as generated launch functions pass them). `LocalBytes`:
+/// the bytes of local arrays its KernelInfo says a thread may hold.
+template <pyk_cpu_thread_fn Thread, std::size_t FrameBytes = 0, std::uint64_t LocalBytes = 0, typename... T>
 void launchFibers(const Launch &config, T... values) {
   static_assert(((sizeof(T) <= sizeof(std::uint64_t)) && ...), "the launch ABI passes at most 8 bytes per argument");
   static const detail::KernelModule module{"fiber_kernels", nullptr};
-  static detail::KernelInfo kernel{&module, "fiber_kernel", fiberEntry<Thread, FrameBytes>, sizeof...(T)};
+  static detail::KernelInfo kernel{&module,  "fiber_kernel", fiberEntry<Thread, FrameBytes>, sizeof...(T), nullptr, 0,
+                                   false,    LocalBytes};
   [[maybe_unused]] std::uint64_t slots[sizeof...(T) + 1] = {};
   void *args[sizeof...(T) + 1] = {};
   [[maybe_unused]] int i = 0;

@@ -49,7 +49,8 @@ typedef void (*pyk_cpu_thread_fn)(void **args, const pyk::detail::CpuBlockContex
 /// the runtime then throws that error from the launch (the default stream)
 /// or from the stream's next synchronize(), as it throws a pyk::Error when
 /// the fibers' stacks cannot be mapped. Nothing is allocated once the
-/// calling OS thread has run a block at least this large.
+/// calling OS thread has run a block at least this large, of a kernel
+/// needing stacks at least as large (KernelInfo::localMemoryBytes).
 PYK_CPU_ABI void pyk_cpu_run_block(pyk_cpu_thread_fn thread, void **args, const pyk::detail::CpuBlockContext *block,
                                    void *frame);
 

@@ -103,6 +103,13 @@ struct KernelInfo {
   /// runtime fills in with the check record's address and this
   /// KernelInfo's.
   bool checked = false;
+  /// The most bytes of local arrays (cuda.local.array) one thread of the
+  /// kernel may hold at once, its device functions' included; 0 when it
+  /// has none. The CPU device keeps them on the thread's stack: a launch
+  /// gives each fiber of a kernel that synchronises this much stack more
+  /// than PYK_CPU_FIBER_STACK, and rejects a kernel for which that is over
+  /// the CPU device's limit, before running anything.
+  std::uint64_t localMemoryBytes = 0;
   std::atomic<void *> cachedFunction{nullptr}; ///< CUfunction, filled on first GPU launch
 };
 
