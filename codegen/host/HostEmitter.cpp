@@ -54,12 +54,13 @@ std::string paramName(const Variable &param) {
   return isReservedInCxx(param.name) ? "pyk_" + param.name : param.name;
 }
 
-/// `pyk::ArrayView<const float, 1> x` or `float alpha`.
+/// `pyk::detail::ArrayArgument<const float, 1> x` or `float alpha` (an
+/// ArrayArgument takes a DeviceArray, a temporary one too, or an ArrayView).
 std::string paramDeclaration(const Variable &param) {
   if (!param.type.isArray())
     return cxxScalarType(param.type.scalar) + " " + paramName(param);
-  return "pyk::ArrayView<" + std::string(param.readOnly ? "const " : "") + cxxScalarType(param.type.scalar) + ", " +
-         std::to_string(param.type.rank) + "> " + paramName(param);
+  return "pyk::detail::ArrayArgument<" + std::string(param.readOnly ? "const " : "") +
+         cxxScalarType(param.type.scalar) + ", " + std::to_string(param.type.rank) + "> " + paramName(param);
 }
 
 std::string signature(const Function &function) {

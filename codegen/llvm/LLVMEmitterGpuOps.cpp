@@ -204,9 +204,12 @@ llvm::Value *FunctionEmitter::warpOpOnGpu(const GpuOp &g, std::vector<llvm::Valu
   return builder_.CreateBitCast(result, type);
 }
 
-/// "file.pyk:line:col" as a constant string, for the runtime's messages.
+/// "file.pyk:line:col" as a constant string, for the runtime's messages:
+/// the file's base name, as checked mode's messages give it (KernelModule's
+/// sourceName), whatever path pykc was given.
 llvm::Value *FunctionEmitter::sourcePosition(SourceRange loc) {
-  return stringConstant(sourceName_ + ":" + std::to_string(loc.begin.line) + ":" + std::to_string(loc.begin.column));
+  return stringConstant(llvm::sys::path::filename(sourceName_).str() + ":" + std::to_string(loc.begin.line) + ":" +
+                        std::to_string(loc.begin.column));
 }
 
 /// cuda.atomic.*: atomicrmw (cmpxchg for cas) on the element, relaxed, as

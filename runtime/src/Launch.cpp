@@ -83,6 +83,12 @@ void validateLaunch(const KernelInfo &kernel, const Launch &config, const Device
                deviceLabel(state) + " allows at most " + std::to_string(limits.maxSharedBytes) + " bytes per block");
 }
 
+void rejectDimension(const std::string &value, bool negative) {
+  throw LaunchConfigError("pyk: a launch's grid or block dimension is " + value +
+                          (negative ? ", which is negative" : ", more than a dimension holds (2^32 - 1)") +
+                          "; every grid and block dimension must be at least 1 and within the device's limits");
+}
+
 void rejectWideArray(const KernelInfo &kernel, const char *array, std::int64_t elements) {
   throw ShapeError("pyk: cannot launch " + kernelLabel(kernel) + ": its array argument '" + array + "' has " +
                    std::to_string(elements) +

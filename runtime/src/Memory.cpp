@@ -2,9 +2,13 @@
 //
 // GPU: cuMemAlloc_v2 / cuMemFree_v2 and the synchronous or (with a stream)
 // asynchronous cuMemcpy*_v2 calls.
-// CPU device: host memory aligned to 256 bytes, as cuMemAlloc's is; copies
-// are memcpy, run in order with a stream's queued work when a stream is
-// given, and after all queued stream work otherwise (see CpuStream.h).
+// CPU device: host memory aligned to 256 bytes, as cuMemAlloc's is; an
+// array of a page or more is a mapping of its own that ends, as closely as
+// that alignment allows, at an inaccessible guard page, so that a kernel
+// writing past its end faults instead of overwriting the runtime's objects
+// on the heap. Copies are memcpy, run in order with a stream's queued work
+// when a stream is given, and after all queued stream work otherwise (see
+// CpuStream.h).
 //
 // A zero-byte allocation is a null pointer on both devices, and a zero-byte
 // copy does nothing.
@@ -17,8 +21,12 @@
 #include "StreamImpl.h"
 #include "pyk/Array.h"
 
+#include <cerrno>
 #include <cstring>
 #include <new>
+
+#include <sys/mman.h>
+#include <unistd.h>
 
 namespace pyk::detail {
 namespace {
@@ -32,6 +40,65 @@ cuda::CUdeviceptr devicePointer(const void *pointer) {
 
 std::string bytesText(std::size_t bytes) {
   return std::to_string(bytes) + " bytes";
+}
+
+std::size_t pageSize() {
+  static const std::size_t size = static_cast<std::size_t>(sysconf(_SC_PAGESIZE));
+  return size;
+}
+
+/// A CPU-device array of `bytes` (0 < bytes <= INT64_MAX, so no rounding
+/// below overflows) occupies this memory.
+struct CpuLayout {
+  std::size_t rounded;     ///< bytes rounded up to the alignment
+  std::size_t dataPages;   ///< pages holding them, 0 when they take less than a page
+  std::size_t mappedBytes; ///< the mapping: the data pages and the guard page
+};
+
+CpuLayout cpuLayout(std::size_t bytes) {
+  CpuLayout layout;
+  layout.rounded = (bytes + cpuAlignment - 1) / cpuAlignment * cpuAlignment;
+  std::size_t page = pageSize();
+  layout.dataPages = layout.rounded < page ? 0 : (layout.rounded + page - 1) / page;
+  layout.mappedBytes = (layout.dataPages + 1) * page;
+  return layout;
+}
+
+[[noreturn]] void rejectCpuAllocation(std::size_t bytes, const char *operation, const char *call, int error) {
+  throw Error("pyk: the CPU device has no room for the " + bytesText(bytes) + " of " + operation + " (" + call + ": " +
+              std::strerror(error) + "); free device arrays you no longer need");
+}
+
+void *allocateOnCpu(std::size_t bytes, const char *operation) {
+  CpuLayout layout = cpuLayout(bytes);
+  if (layout.dataPages == 0) {
+    // The nothrow form, so that failure is an Error also under valgrind
+    // (whose throwing operator new aborts instead).
+    void *memory = ::operator new (layout.rounded, std::align_val_t{cpuAlignment}, std::nothrow);
+    if (!memory)
+      rejectCpuAllocation(bytes, operation, "operator new", ENOMEM);
+    return memory;
+  }
+  void *mapping = mmap(nullptr, layout.mappedBytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (mapping == MAP_FAILED)
+    rejectCpuAllocation(bytes, operation, "mmap", errno);
+  char *guard = static_cast<char *>(mapping) + layout.dataPages * pageSize();
+  if (mprotect(guard, pageSize(), PROT_NONE) != 0) {
+    int error = errno;
+    munmap(mapping, layout.mappedBytes);
+    rejectCpuAllocation(bytes, operation, "mprotect", error);
+  }
+  return guard - layout.rounded;
+}
+
+void releaseOnCpu(void *pointer, std::size_t bytes) noexcept {
+  CpuLayout layout = cpuLayout(bytes);
+  if (layout.dataPages == 0) {
+    ::operator delete (pointer, std::align_val_t{cpuAlignment});
+    return;
+  }
+  char *guard = static_cast<char *>(pointer) + layout.rounded;
+  munmap(guard - layout.dataPages * pageSize(), layout.mappedBytes);
 }
 
 enum class Direction { ToDevice, ToHost, DeviceToDevice };
@@ -92,29 +159,23 @@ void copy(Direction direction, void *to, const void *from, std::size_t bytes, St
 
 } // namespace
 
-void *allocate(std::size_t bytes) {
+void *allocate(std::size_t bytes, const char *operation) {
   const DeviceState &state = deviceState();
   if (bytes == 0)
     return nullptr;
-  if (state.kind == DeviceKind::Cpu) {
-    std::size_t rounded = (bytes + cpuAlignment - 1) / cpuAlignment * cpuAlignment;
-    // The nothrow form, so that failure is a std::bad_alloc also under
-    // valgrind (whose throwing operator new aborts instead).
-    void *memory = ::operator new (rounded, std::align_val_t{cpuAlignment}, std::nothrow);
-    if (!memory)
-      throw std::bad_alloc();
-    return memory;
-  }
+  if (state.kind == DeviceKind::Cpu)
+    return allocateOnCpu(bytes, operation);
   cuda::CUdeviceptr pointer = 0;
   cuda::CUresult code = cudaState().cu->cuMemAlloc(&pointer, bytes);
   if (code == 2 /* CUDA_ERROR_OUT_OF_MEMORY */)
-    cuda::throwError("cuMemAlloc_v2", code, "the GPU has no room for " + bytesText(bytes));
+    cuda::throwError("cuMemAlloc_v2", code,
+                     "the GPU has no room for the " + bytesText(bytes) + " of " + std::string(operation));
   if (code != cuda::CUDA_SUCCESS)
-    cuda::throwError("cuMemAlloc_v2", code, "allocating " + bytesText(bytes));
+    cuda::throwError("cuMemAlloc_v2", code, "allocating " + bytesText(bytes) + " for " + operation);
   return reinterpret_cast<void *>(static_cast<std::uintptr_t>(pointer));
 }
 
-void release(void *pointer) noexcept {
+void release(void *pointer, std::size_t bytes) noexcept {
   if (!pointer)
     return;
   // A non-null pointer came from allocate(), so the device was selected.
@@ -122,7 +183,7 @@ void release(void *pointer) noexcept {
   if (state.kind == DeviceKind::Cpu) {
     // As cuMemFree does on a GPU, wait for queued work that may still use it.
     waitForCpuStreams();
-    ::operator delete (pointer, std::align_val_t{cpuAlignment});
+    releaseOnCpu(pointer, bytes);
     return;
   }
   try {

@@ -135,7 +135,7 @@ class PykFile:
         for kernel, params in re.findall(r"^void (\w+)\(const pyk::Launch &pyk_launch(?:, (.*))?\);$", text, re.M):
             parsed = []
             for array_type, rank, scalar_type, name in re.findall(
-                r"(?:pyk::ArrayView<(?:const )?([\w:]+), (\d)>|([\w:]+)) (\w+)", params or ""
+                r"(?:pyk::detail::ArrayArgument<(?:const )?([\w:]+), (\d)>|([\w:]+)) (\w+)", params or ""
             ):
                 element = CPP_TYPES[array_type or scalar_type]
                 parsed.append((name, np.dtype(element), int(rank) if array_type else None))

@@ -5,13 +5,16 @@
 
 #include <cstdint>
 #include <numeric>
+#include <string>
 #include <type_traits>
 #include <vector>
 
 namespace pyk::test {
 namespace {
 
+using ::testing::EndsWith;
 using ::testing::HasSubstr;
+using ::testing::StartsWith;
 
 // Wrong element types, ranks and constness are compile errors.
 static_assert(std::is_convertible_v<DeviceArray<float, 1> &, ArrayView<float, 1>>);
@@ -23,6 +26,21 @@ static_assert(!std::is_convertible_v<DeviceArray<float, 2> &, ArrayView<float, 1
 static_assert(std::is_convertible_v<ArrayView<float, 2>, ArrayView<const float, 2>>);
 static_assert(!std::is_convertible_v<ArrayView<const float, 2>, ArrayView<float, 2>>);
 static_assert(!std::is_copy_constructible_v<DeviceArray<float, 1>>);
+// A view of a temporary array would dangle; a launch's argument is freed
+// only after the launch statement, so launches take temporaries.
+static_assert(!std::is_convertible_v<DeviceArray<float, 1> &&, ArrayView<const float, 1>>);
+static_assert(!std::is_constructible_v<ArrayView<const float, 1>, DeviceArray<float, 1> &&>);
+static_assert(!std::is_constructible_v<ArrayView<const float, 1>, const DeviceArray<float, 1> &&>);
+static_assert(std::is_convertible_v<DeviceArray<float, 1> &&, detail::ArrayArgument<const float, 1>>);
+static_assert(std::is_convertible_v<DeviceArray<float, 1> &&, detail::ArrayArgument<float, 1>>);
+static_assert(std::is_convertible_v<DeviceArray<float, 1> &, detail::ArrayArgument<float, 1>>);
+static_assert(std::is_convertible_v<const DeviceArray<float, 1> &, detail::ArrayArgument<const float, 1>>);
+static_assert(!std::is_convertible_v<const DeviceArray<float, 1> &, detail::ArrayArgument<float, 1>>);
+static_assert(!std::is_convertible_v<DeviceArray<double, 1> &&, detail::ArrayArgument<const float, 1>>);
+static_assert(!std::is_convertible_v<DeviceArray<float, 2> &, detail::ArrayArgument<float, 1>>);
+static_assert(std::is_convertible_v<ArrayView<float, 1>, detail::ArrayArgument<const float, 1>>);
+static_assert(!std::is_convertible_v<ArrayView<const float, 1>, detail::ArrayArgument<float, 1>>);
+static_assert(!std::is_copy_constructible_v<detail::ArrayArgument<float, 1>>);
 static_assert(std::is_nothrow_move_constructible_v<DeviceArray<float, 1>>);
 
 std::vector<float> iota(std::size_t count, float first = 1) {
@@ -74,7 +92,7 @@ TEST_F(Arrays, ShapesComeFromAnyIntegerType) {
 }
 
 TEST_F(Arrays, StorageIsAlignedTo256Bytes) {
-  for (std::int64_t count : {1, 3, 255, 1000}) {
+  for (std::int64_t count : {1, 3, 255, 1000, 4096, 5000, 65537}) {
     auto array = device_empty<char>({count});
     EXPECT_EQ(reinterpret_cast<std::uintptr_t>(array.data()) % 256, 0u) << count << " bytes";
   }
@@ -96,8 +114,48 @@ TEST_F(Arrays, NegativeExtentIsAShapeError) {
     auto array = device_empty<float>({4, -2});
     FAIL() << "no ShapeError";
   } catch (const ShapeError &error) {
-    EXPECT_STREQ(error.what(), "pyk: array extents must be non-negative, got -2");
+    EXPECT_STREQ(error.what(),
+                 "pyk: device_empty: the shape {4, -2} has a negative extent; array extents must be non-negative");
   }
+}
+
+/// The message of the ShapeError that `make` throws.
+template <typename Make> std::string shapeError(Make make) {
+  try {
+    make();
+    ADD_FAILURE() << "no ShapeError";
+  } catch (const ShapeError &error) {
+    return error.what();
+  }
+  return "";
+}
+
+TEST_F(Arrays, ShapesWhoseSizeOverflowsAreShapeErrors) {
+  constexpr std::int64_t twoTo62 = std::int64_t{1} << 62, twoTo32 = std::int64_t{1} << 32;
+  // 2^62 floats are 2^64 bytes, which wrapped to 0 (a null buffer).
+  EXPECT_EQ(shapeError([] { device_empty<float>({twoTo62}); }),
+            "pyk: device_empty: the shape {4611686018427387904} of 4-byte elements has more bytes than a 64-bit "
+            "size holds");
+  // Wrapped to 256 bytes: a kernel would write far past the buffer.
+  EXPECT_THAT(shapeError([] { device_empty<float>({twoTo62 + 64}); }),
+              HasSubstr("device_empty: the shape {4611686018427387968} of 4-byte elements has more bytes"));
+  // 2^64 elements, which wrapped to 0.
+  EXPECT_EQ(shapeError([] {
+              device_empty<char>({twoTo32, twoTo32});
+            }),
+            "pyk: device_empty: the shape {4294967296, 4294967296} has more elements than a 64-bit size holds");
+  EXPECT_THAT(shapeError([] {
+                device_empty<double>({twoTo32, twoTo32 / 2, 2});
+              }),
+              HasSubstr("the shape {4294967296, 2147483648, 2} has more elements"));
+  EXPECT_THAT(shapeError([] {
+                to_device(std::vector<float>(4), {twoTo32, twoTo32});
+              }),
+              HasSubstr("pyk: to_device: the shape {4294967296, 4294967296} has more elements"));
+  EXPECT_THAT(shapeError([] {
+                ArrayView<float, 2>(nullptr, {twoTo32, twoTo32}).size();
+              }),
+              HasSubstr("pyk: size(): the shape {4294967296, 4294967296} has more elements"));
 }
 
 TEST_F(Arrays, OneDimensionalRoundTrip) {
@@ -153,8 +211,8 @@ TEST_F(Arrays, ToDeviceWithAShapeOfAnotherSizeIsAShapeError) {
     auto matrix = to_device(iota(5), {2, 3});
     FAIL() << "no ShapeError";
   } catch (const ShapeError &error) {
-    EXPECT_THAT(error.what(), HasSubstr("copy_from_host: the host buffer holds 5 elements but the device array "
-                                        "holds 6"));
+    EXPECT_STREQ(error.what(), "pyk: to_device: the host vector holds 5 elements but the shape {2, 3} holds 6; give "
+                               "a shape with as many elements as the vector");
   }
 }
 
@@ -181,6 +239,36 @@ TEST_F(Arrays, MoveAssignmentReleasesTheOldStorage) {
   EXPECT_EQ(b.data(), nullptr); // NOLINT(bugprone-use-after-move)
   b = to_device(iota(2));       // a moved-from array can be assigned again
   EXPECT_EQ(b.size(), 2);
+  std::vector<float> back(2);
+  b.copy_to_host(back);
+  EXPECT_EQ(back, iota(2));
+}
+
+TEST_F(Arrays, UsingAMovedFromArrayIsAnError) {
+  auto source = to_device(iota(4));
+  auto target = std::move(source);
+  std::vector<float> none;
+  const std::string movedFrom = ": the array was moved from; use the array it was moved to";
+  // NOLINTBEGIN(bugprone-use-after-move): the misuse under test
+  try {
+    source.copy_to_host(none); // sizes match (0), but it is no longer an array
+    FAIL() << "no Error";
+  } catch (const Error &error) {
+    EXPECT_EQ(error.what(), "pyk: copy_to_host" + movedFrom);
+  }
+  EXPECT_THROW(source.copy_from_host(none), Error);
+  EXPECT_THROW(source.view(), Error);
+  try {
+    ArrayView<const float, 1> view = source;
+    (void)view;
+    FAIL() << "no Error";
+  } catch (const Error &error) {
+    EXPECT_EQ(error.what(), "pyk: an ArrayView of a DeviceArray" + movedFrom);
+  }
+  // NOLINTEND(bugprone-use-after-move)
+  auto empty = device_empty<float>({0}); // an empty array is one
+  empty.copy_to_host(none);
+  EXPECT_EQ(empty.view().data(), nullptr);
 }
 
 TEST_F(Arrays, DeviceEmptyLikeHasTheSameShapeAndItsOwnStorage) {
@@ -213,7 +301,15 @@ TEST_F(Arrays, ViewsCarryTheDataPointerAndShape) {
 TEST_F(Arrays, AllocatingMoreThanTheDeviceHasFails) {
   constexpr std::int64_t fourTiB = std::int64_t{1} << 42;
   if (onCpu()) {
-    EXPECT_THROW(device_empty<char>({fourTiB}), std::bad_alloc);
+    try {
+      auto huge = device_empty<char>({fourTiB});
+      FAIL() << "allocated 4 TiB";
+    } catch (const Error &error) {
+      // (mmap's reason is ENOMEM, or EINVAL under valgrind.)
+      EXPECT_THAT(error.what(), StartsWith("pyk: the CPU device has no room for the 4398046511104 bytes of "
+                                           "device_empty (mmap: "));
+      EXPECT_THAT(error.what(), EndsWith("); free device arrays you no longer need"));
+    }
     return;
   }
   try {
@@ -223,8 +319,8 @@ TEST_F(Arrays, AllocatingMoreThanTheDeviceHasFails) {
     EXPECT_EQ(error.call(), "cuMemAlloc_v2");
     EXPECT_EQ(error.code(), 2);
     EXPECT_EQ(error.name(), "CUDA_ERROR_OUT_OF_MEMORY");
-    EXPECT_STREQ(error.what(), "pyk: cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY (2): the GPU has no room for "
-                               "4398046511104 bytes; free device arrays you no longer need");
+    EXPECT_STREQ(error.what(), "pyk: cuMemAlloc_v2 failed: CUDA_ERROR_OUT_OF_MEMORY (2): the GPU has no room for the "
+                               "4398046511104 bytes of device_empty; free device arrays you no longer need");
   }
 }
 

@@ -8,6 +8,7 @@
 
 #include <gmock/gmock.h>
 
+#include <cstdint>
 #include <vector>
 
 namespace pyk::test {
@@ -89,6 +90,34 @@ TEST_F(LaunchConfig, TooMuchDynamicSharedMemory) {
   // More than any GPU has.
   EXPECT_THAT(rejection({1, 64, 1 << 20}), HasSubstr("1048576 bytes of dynamic shared memory per block is too much; " +
                                                      deviceLabel() + " allows at most "));
+}
+
+TEST_F(LaunchConfig, NegativeDimensionsAreRejectedAsNegative) {
+  // An int variable converted to uint32 was 4294967295, "too large".
+  int blocks = -1, threads = 64;
+  try {
+    rejection({blocks, threads});
+    FAIL() << "no LaunchConfigError";
+  } catch (const LaunchConfigError &error) {
+    EXPECT_STREQ(error.what(), "pyk: a launch's grid or block dimension is -1, which is negative; every grid and "
+                               "block dimension must be at least 1 and within the device's limits");
+  }
+  EXPECT_THROW(Dim3(4, -2), LaunchConfigError);
+  EXPECT_THROW(Dim3(4, 1, std::int64_t{-5}), LaunchConfigError);
+  // Beyond uint32 it would wrap to 0 (or any value): also rejected here.
+  try {
+    Dim3 tooLarge(std::int64_t{1} << 32);
+    FAIL() << "no LaunchConfigError";
+  } catch (const LaunchConfigError &error) {
+    EXPECT_THAT(error.what(), HasSubstr("dimension is 4294967296, more than a dimension holds (2^32 - 1)"));
+  }
+  // Integers of any type, within range, are dimensions.
+  const std::size_t wide = 3;
+  const std::int64_t high = 5;
+  const Dim3 dims(wide, high, 2u);
+  EXPECT_EQ(dims.x, 3u);
+  EXPECT_EQ(dims.y, 5u);
+  EXPECT_EQ(dims.z, 2u);
 }
 
 TEST_F(LaunchConfig, LimitsThemselvesAreAccepted) {

@@ -43,6 +43,33 @@ TEST_F(Launches, ScalarArgument) {
     ASSERT_EQ(out[i], 2.5f * x[i]) << "at " << i;
 }
 
+TEST_F(Launches, TemporaryArraysLiveUntilTheLaunchStatementEnds) {
+  std::vector<float> x = iota(1000, -500);
+  auto dout = to_device(std::vector<float>(x.size(), 0.0f));
+  scale({8, 128}, 2.0f, to_device(x), dout);
+  std::vector<float> out(x.size());
+  dout.copy_to_host(out);
+  for (std::size_t i = 0; i < x.size(); ++i)
+    ASSERT_EQ(out[i], 2.0f * x[i]) << "at " << i;
+  // A temporary output is allowed too (its results are dropped).
+  vectorAdd({8, 128}, dout, dout, device_empty<float>({1000}));
+}
+
+TEST_F(Launches, AMovedFromArrayArgumentIsAnErrorAndAnEmptyArrayIsNot) {
+  auto dx = to_device(iota(64));
+  auto dout = device_empty_like(dx);
+  auto kept = std::move(dout);
+  try {
+    vectorAdd({1, 64}, dx, dx, dout); // NOLINT(bugprone-use-after-move): the misuse under test
+    FAIL() << "no Error";
+  } catch (const Error &error) {
+    EXPECT_STREQ(error.what(), "pyk: launching a kernel: the array was moved from; use the array it was moved to");
+  }
+  auto empty = device_empty<float>({0});
+  vectorAdd({1, 64}, empty, empty, empty);
+  synchronize();
+}
+
 TEST_F(Launches, EveryBlockOfA3DGridRunsOnceWithItsIndices) {
   const Dim3 grid(7, 5, 3), block(4, 2, 2);
   const int blocks = 7 * 5 * 3, threads = 4 * 2 * 2;

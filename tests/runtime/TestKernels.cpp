@@ -143,14 +143,15 @@ detail::KernelInfo waitForGateKernel{&cpuOnlyModule, "wait_for_gate", waitForGat
 detail::KernelInfo throwInBlockKernel{&cpuOnlyModule, "throw_in_block", throwInBlockCpu, 1};
 } // namespace
 
-void vectorAdd(const Launch &config, ArrayView<const float, 1> x, ArrayView<const float, 1> y,
-               ArrayView<float, 1> out) {
+void vectorAdd(const Launch &config, detail::ArrayArgument<const float, 1> x, detail::ArrayArgument<const float, 1> y,
+               detail::ArrayArgument<float, 1> out) {
   Slot slots[] = {Slot::of(x.data()),   Slot::of(x.shape(0)), Slot::of(y.data()),
                   Slot::of(y.shape(0)), Slot::of(out.data()), Slot::of(out.shape(0))};
   launch(vectorAddKernel, config, slots);
 }
 
-void scale(const Launch &config, float a, ArrayView<const float, 1> x, ArrayView<float, 1> out) {
+void scale(const Launch &config, float a, detail::ArrayArgument<const float, 1> x,
+           detail::ArrayArgument<float, 1> out) {
   // As pykc generates it: arrays' data pointers and extents on the stack,
   // the scalar parameter in place.
   void *data[] = {const_cast<float *>(x.data()), out.data()};
@@ -159,12 +160,12 @@ void scale(const Launch &config, float a, ArrayView<const float, 1> x, ArrayView
   detail::launch(scaleKernel, config, args);
 }
 
-void countBlocks(const Launch &config, ArrayView<int, 1> counts, ArrayView<int, 1> ids) {
+void countBlocks(const Launch &config, detail::ArrayArgument<int, 1> counts, detail::ArrayArgument<int, 1> ids) {
   Slot slots[] = {Slot::of(counts.data()), Slot::of(counts.shape(0)), Slot::of(ids.data()), Slot::of(ids.shape(0))};
   launch(countBlocksKernel, config, slots);
 }
 
-void reverseBlocks(const Launch &config, ArrayView<const float, 1> x, ArrayView<float, 1> out) {
+void reverseBlocks(const Launch &config, detail::ArrayArgument<const float, 1> x, detail::ArrayArgument<float, 1> out) {
   Slot slots[] = {Slot::of(x.data()), Slot::of(x.shape(0)), Slot::of(out.data()), Slot::of(out.shape(0))};
   launch(reverseBlocksKernel, config, slots);
 }

@@ -4,7 +4,8 @@
 // PTX (kernels/test_kernels.cu), one KernelInfo per kernel with its CPU-device
 // entry, and typed launch functions that lay the arguments out as the launch
 // ABI says (an array is its data pointer and one int64 per extent, each
-// value in an 8-byte slot).
+// value in an 8-byte slot) and take arrays as detail::ArrayArgument, as
+// generated ones do.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_TEST_TESTKERNELS_H
@@ -23,17 +24,18 @@ extern detail::KernelInfo countBlocksKernel;
 extern detail::KernelInfo reverseBlocksKernel;
 
 /// out[i] = x[i] + y[i] for i < x.size(), one thread per element.
-void vectorAdd(const Launch &launch, ArrayView<const float, 1> x, ArrayView<const float, 1> y, ArrayView<float, 1> out);
+void vectorAdd(const Launch &launch, detail::ArrayArgument<const float, 1> x, detail::ArrayArgument<const float, 1> y,
+               detail::ArrayArgument<float, 1> out);
 /// out[i] = a * x[i]. Packs its arguments exactly as pykc's launch
 /// functions do (the scalar in place, KernelInfo::argSizes set).
-void scale(const Launch &launch, float a, ArrayView<const float, 1> x, ArrayView<float, 1> out);
+void scale(const Launch &launch, float a, detail::ArrayArgument<const float, 1> x, detail::ArrayArgument<float, 1> out);
 /// Every thread adds 1 to counts[its block]; each block's first thread
 /// writes blockIdx, blockDim and gridDim (9 ints) to ids[9 * block ...].
 /// Blocks are numbered x fastest.
-void countBlocks(const Launch &launch, ArrayView<int, 1> counts, ArrayView<int, 1> ids);
+void countBlocks(const Launch &launch, detail::ArrayArgument<int, 1> counts, detail::ArrayArgument<int, 1> ids);
 /// Reverses each block's chunk of x into out through dynamic shared memory
 /// (launch.shared_bytes must hold blockDim.x floats).
-void reverseBlocks(const Launch &launch, ArrayView<const float, 1> x, ArrayView<float, 1> out);
+void reverseBlocks(const Launch &launch, detail::ArrayArgument<const float, 1> x, detail::ArrayArgument<float, 1> out);
 
 // CPU-device-only kernels (no PTX), for tests of the CPU device itself.
 

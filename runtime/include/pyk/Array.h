@@ -26,32 +26,46 @@
 namespace pyk {
 
 template <typename T, int N> class DeviceArray;
+namespace detail {
+template <typename T, int N> class ArrayArgument;
+} // namespace detail
 
 namespace detail {
-/// Device memory, in bytes, aligned to 256 (null for 0 bytes). Throws
-/// CudaError / std::bad_alloc.
-void *allocate(std::size_t bytes);
-/// Frees what allocate() returned (null: nothing). Like cuMemFree, it first
-/// waits for work still queued on the device's streams.
-void release(void *pointer) noexcept;
+/// Device memory, in bytes, aligned to 256 (null for 0 bytes), for the
+/// runtime call `operation` ("device_empty"), which messages name. Throws
+/// CudaError on a GPU and Error on the CPU device when there is no room.
+void *allocate(std::size_t bytes, const char *operation);
+/// Frees what allocate(bytes) returned (null: nothing). Like cuMemFree, it
+/// first waits for work still queued on the device's streams.
+void release(void *pointer, std::size_t bytes) noexcept;
 /// Copies; with a stream they are asynchronous on a GPU (host memory must
 /// then stay valid until the stream reaches them).
 void copyToDevice(void *device, const void *host, std::size_t bytes, Stream *stream);
 void copyToHost(void *host, const void *device, std::size_t bytes, Stream *stream);
 void copyDeviceToDevice(void *to, const void *from, std::size_t bytes, Stream *stream);
 
+/// "{2, 4}", as a shape is written in C++.
+std::string shapeText(const std::int64_t *extents, int rank);
+/// The elements of a shape; ShapeError, naming `operation` and the shape,
+/// when an extent is negative or the count overflows int64.
+std::int64_t checkedElementCount(const char *operation, const std::int64_t *extents, int rank);
+/// The bytes of an array of that shape and `elementSize`-byte elements;
+/// ShapeError as above, also when the bytes overflow int64.
+std::size_t checkedByteCount(const char *operation, const std::int64_t *extents, int rank, std::size_t elementSize);
+/// Throws ShapeError: `operation` was given `count` host elements for an
+/// array of that shape.
+[[noreturn]] void rejectHostCount(const char *operation, std::size_t count, const std::int64_t *extents, int rank);
+/// Throws Error: `operation` used a DeviceArray that was moved from.
+[[noreturn]] void rejectMovedFrom(const char *operation);
+
 template <int N> std::int64_t elementCount(const std::array<std::int64_t, N> &shape) {
-  std::int64_t count = 1;
-  for (std::int64_t extent : shape) {
-    if (extent < 0)
-      throw ShapeError("pyk: array extents must be non-negative, got " + std::to_string(extent));
-    count *= extent;
-  }
-  return count;
+  return checkedElementCount("size()", shape.data(), N);
 }
 } // namespace detail
 
-/// A non-owning view of a device array: data pointer and shape.
+/// A non-owning view of a device array: data pointer and shape. Like
+/// std::string_view it must not outlive its array, so it is not made from a
+/// temporary one (launch functions take temporaries: ArrayArgument below).
 template <typename T, int N> class ArrayView {
   static_assert(N >= 1 && N <= 3, "pyk arrays have rank 1 to 3");
 
@@ -63,10 +77,14 @@ public:
   ArrayView(T *data, std::array<std::int64_t, N> shape) : data_(data), shape_(shape) {}
   /// A view of a whole array (`const T` views also from const arrays).
   template <typename U, typename = std::enable_if_t<std::is_same_v<std::remove_const_t<T>, U> &&
-                                                     (std::is_const_v<T> || !std::is_const_v<U>)>>
-  ArrayView(DeviceArray<U, N> &array) : data_(array.data()), shape_(array.shape()) {}
+                                                    (std::is_const_v<T> || !std::is_const_v<U>)>>
+  ArrayView(DeviceArray<U, N> &array) : ArrayView(array.checkedView("an ArrayView of a DeviceArray")) {}
   template <typename U, typename = std::enable_if_t<std::is_same_v<std::remove_const_t<T>, U> && std::is_const_v<T>>>
-  ArrayView(const DeviceArray<U, N> &array) : data_(array.data()), shape_(array.shape()) {}
+  ArrayView(const DeviceArray<U, N> &array) : ArrayView(array.checkedView("an ArrayView of a DeviceArray")) {}
+  /// No view of a temporary array: it is freed at the end of the statement.
+  /// Keep the array in a variable and view that.
+  template <typename U, typename = std::enable_if_t<std::is_same_v<std::remove_const_t<T>, U>>>
+  ArrayView(const DeviceArray<U, N> &&temporary_array_would_dangle) = delete;
   /// A writable view converts to a read-only one.
   template <typename U, typename = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
   ArrayView(ArrayView<U, N> view) : data_(view.data()), shape_(view.shape()) {}
@@ -81,7 +99,9 @@ private:
   std::array<std::int64_t, N> shape_{};
 };
 
-/// An owning, move-only array in device memory.
+/// An owning, move-only array in device memory. A moved-from array is empty
+/// (null data, zero shape) and remembers that it was moved from: viewing or
+/// copying it throws Error until it is assigned again.
 template <typename T, int N> class DeviceArray {
   static_assert(N >= 1 && N <= 3, "pyk arrays have rank 1 to 3");
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>, "device arrays hold plain numbers");
@@ -91,17 +111,22 @@ public:
   static constexpr int rank = N;
 
   DeviceArray() = default;
-  /// An uninitialised array of the given shape.
-  explicit DeviceArray(std::array<std::int64_t, N> shape)
-      : shape_(shape), data_(static_cast<T *>(detail::allocate(bytesFor(shape)))) {}
-  ~DeviceArray() { detail::release(data_); }
+  /// An uninitialised array of the given shape (ShapeError for a negative
+  /// extent or a size in bytes beyond int64). `operation` names the call in
+  /// messages.
+  explicit DeviceArray(std::array<std::int64_t, N> shape, const char *operation = "DeviceArray")
+      : shape_(shape), data_(static_cast<T *>(detail::allocate(
+                           detail::checkedByteCount(operation, shape.data(), N, sizeof(T)), operation))) {}
+  ~DeviceArray() { detail::release(data_, bytes()); }
   DeviceArray(DeviceArray &&other) noexcept
-      : shape_(std::exchange(other.shape_, {})), data_(std::exchange(other.data_, nullptr)) {}
+      : shape_(std::exchange(other.shape_, {})), data_(std::exchange(other.data_, nullptr)),
+        movedFrom_(std::exchange(other.movedFrom_, true)) {}
   DeviceArray &operator=(DeviceArray &&other) noexcept {
     if (this != &other) {
-      detail::release(data_);
+      detail::release(data_, bytes());
       shape_ = std::exchange(other.shape_, {});
       data_ = std::exchange(other.data_, nullptr);
+      movedFrom_ = std::exchange(other.movedFrom_, true);
     }
     return *this;
   }
@@ -115,8 +140,10 @@ public:
   std::int64_t size() const { return detail::elementCount<N>(shape_); }
   std::size_t bytes() const { return static_cast<std::size_t>(size()) * sizeof(T); }
 
-  ArrayView<T, N> view() { return {data_, shape_}; }
-  ArrayView<const T, N> view() const { return {data_, shape_}; }
+  /// Views of the array (not of a temporary one, which would dangle).
+  ArrayView<T, N> view() & { return checkedView("view()"); }
+  ArrayView<const T, N> view() const & { return checkedView("view()"); }
+  ArrayView<const T, N> view() const && = delete;
 
   /// Copies the whole array into `host`, which must hold exactly size()
   /// elements (ShapeError otherwise). Synchronous.
@@ -143,33 +170,89 @@ public:
   }
 
 private:
-  static std::size_t bytesFor(const std::array<std::int64_t, N> &shape) {
-    return static_cast<std::size_t>(detail::elementCount<N>(shape)) * sizeof(T);
+  template <typename, int> friend class ArrayView;
+  template <typename, int> friend class detail::ArrayArgument;
+
+  void requireNotMovedFrom(const char *operation) const {
+    if (movedFrom_)
+      detail::rejectMovedFrom(operation);
   }
-  void checkCount(std::size_t count, const char *what) const {
+  ArrayView<T, N> checkedView(const char *operation) {
+    requireNotMovedFrom(operation);
+    return {data_, shape_};
+  }
+  ArrayView<const T, N> checkedView(const char *operation) const {
+    requireNotMovedFrom(operation);
+    return {data_, shape_};
+  }
+  void checkCount(std::size_t count, const char *operation) const {
+    requireNotMovedFrom(operation);
     if (count != static_cast<std::size_t>(size()))
-      throw ShapeError(std::string("pyk: ") + what + ": the host buffer holds " + std::to_string(count) +
+      throw ShapeError(std::string("pyk: ") + operation + ": the host buffer holds " + std::to_string(count) +
                        " elements but the device array holds " + std::to_string(size()) +
                        "; resize the host buffer to match");
   }
 
   std::array<std::int64_t, N> shape_{};
   T *data_ = nullptr;
+  bool movedFrom_ = false;
 };
+
+namespace detail {
+
+/// An array parameter of a launch function that pykc generates: what a
+/// kernel launch takes for an array. Unlike an ArrayView it takes a
+/// temporary DeviceArray too (`kernel(launch, pyk::to_device(v), out)`): the
+/// temporary lives until the launch statement ends, and freeing it then
+/// waits for the kernel, as cuMemFree does. Only a parameter type: it is not
+/// copied, and a variable of it would dangle as a view of a temporary does.
+template <typename T, int N> class ArrayArgument {
+  template <typename U> static constexpr bool sameElement = std::is_same_v<std::remove_const_t<T>, U>;
+  static constexpr const char *operation = "launching a kernel";
+
+public:
+  template <typename U, typename = std::enable_if_t<sameElement<U>>>
+  ArrayArgument(DeviceArray<U, N> &array) : view_(array.checkedView(operation)) {}
+  template <typename U, typename = std::enable_if_t<sameElement<U> && std::is_const_v<T>>>
+  ArrayArgument(const DeviceArray<U, N> &array) : view_(array.checkedView(operation)) {}
+  template <typename U, typename = std::enable_if_t<sameElement<U>>>
+  ArrayArgument(DeviceArray<U, N> &&temporary) : view_(temporary.checkedView(operation)) {}
+  template <typename U, typename = std::enable_if_t<sameElement<std::remove_const_t<U>> &&
+                                                    (std::is_const_v<T> || !std::is_const_v<U>)>>
+  ArrayArgument(ArrayView<U, N> view) : view_(view.data(), view.shape()) {}
+  ArrayArgument(const ArrayArgument &) = delete;
+  ArrayArgument &operator=(const ArrayArgument &) = delete;
+
+  T *data() const { return view_.data(); }
+  std::int64_t shape(int axis) const { return view_.shape(axis); }
+  std::int64_t size() const { return view_.size(); }
+
+private:
+  ArrayView<T, N> view_;
+};
+
+template <typename T, int N>
+DeviceArray<T, N> arrayFromHost(const std::vector<T> &host, const std::array<std::int64_t, N> &shape,
+                                const char *operation) {
+  if (host.size() != static_cast<std::size_t>(checkedElementCount(operation, shape.data(), N)))
+    rejectHostCount(operation, host.size(), shape.data(), N);
+  DeviceArray<T, N> array(shape, operation);
+  array.copy_from_host(host);
+  return array;
+}
+
+} // namespace detail
 
 /// A 1-D device array with a copy of `host`.
 template <typename T> DeviceArray<T, 1> to_device(const std::vector<T> &host) {
-  DeviceArray<T, 1> array({static_cast<std::int64_t>(host.size())});
-  array.copy_from_host(host);
-  return array;
+  return detail::arrayFromHost<T, 1>(host, {static_cast<std::int64_t>(host.size())}, "to_device");
 }
 
 /// The extents of an N-dimensional array, from integers of any type, so that
 /// `{rows, cols}` works with int, size_t or int64 variables alike.
 template <int N> struct Extents {
   std::array<std::int64_t, N> values;
-  template <typename... Ints,
-            typename = std::enable_if_t<sizeof...(Ints) == N && (std::is_integral_v<Ints> && ...)>>
+  template <typename... Ints, typename = std::enable_if_t<sizeof...(Ints) == N && (std::is_integral_v<Ints> && ...)>>
   Extents(Ints... extents) : values{static_cast<std::int64_t>(extents)...} {}
 };
 
@@ -177,36 +260,36 @@ template <int N> struct Extents {
 /// as many elements as the shape holds, else ShapeError):
 /// pyk::to_device(host, {rows, cols}).
 template <typename T> DeviceArray<T, 1> to_device(const std::vector<T> &host, Extents<1> shape) {
-  DeviceArray<T, 1> array(shape.values);
-  array.copy_from_host(host);
-  return array;
+  return detail::arrayFromHost<T, 1>(host, shape.values, "to_device");
 }
 template <typename T> DeviceArray<T, 2> to_device(const std::vector<T> &host, Extents<2> shape) {
-  DeviceArray<T, 2> array(shape.values);
-  array.copy_from_host(host);
-  return array;
+  return detail::arrayFromHost<T, 2>(host, shape.values, "to_device");
 }
 template <typename T> DeviceArray<T, 3> to_device(const std::vector<T> &host, Extents<3> shape) {
-  DeviceArray<T, 3> array(shape.values);
-  array.copy_from_host(host);
-  return array;
+  return detail::arrayFromHost<T, 3>(host, shape.values, "to_device");
 }
 
 /// A 1-D device array with a copy of `host`, asynchronously on `stream`.
 template <typename T> DeviceArray<T, 1> to_device_async(const std::vector<T> &host, Stream &stream) {
-  DeviceArray<T, 1> array({static_cast<std::int64_t>(host.size())});
+  DeviceArray<T, 1> array({static_cast<std::int64_t>(host.size())}, "to_device_async");
   array.copy_from_host_async(host, stream);
   return array;
 }
 
 /// An uninitialised device array: pyk::device_empty<float>({rows, cols}).
-template <typename T> DeviceArray<T, 1> device_empty(Extents<1> shape) { return DeviceArray<T, 1>(shape.values); }
-template <typename T> DeviceArray<T, 2> device_empty(Extents<2> shape) { return DeviceArray<T, 2>(shape.values); }
-template <typename T> DeviceArray<T, 3> device_empty(Extents<3> shape) { return DeviceArray<T, 3>(shape.values); }
+template <typename T> DeviceArray<T, 1> device_empty(Extents<1> shape) {
+  return DeviceArray<T, 1>(shape.values, "device_empty");
+}
+template <typename T> DeviceArray<T, 2> device_empty(Extents<2> shape) {
+  return DeviceArray<T, 2>(shape.values, "device_empty");
+}
+template <typename T> DeviceArray<T, 3> device_empty(Extents<3> shape) {
+  return DeviceArray<T, 3>(shape.values, "device_empty");
+}
 
 /// An uninitialised device array of `like`'s element type and shape.
 template <typename T, int N> DeviceArray<T, N> device_empty_like(const DeviceArray<T, N> &like) {
-  return DeviceArray<T, N>(like.shape());
+  return DeviceArray<T, N>(like.shape(), "device_empty_like");
 }
 
 } // namespace pyk

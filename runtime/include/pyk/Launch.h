@@ -14,14 +14,37 @@
 #include <atomic>
 #include <cstddef>
 #include <cstdint>
+#include <string>
+#include <type_traits>
 
 namespace pyk {
 
-/// A 1-, 2- or 3-D extent of a grid or block; unset dimensions are 1.
+namespace detail {
+/// Throws LaunchConfigError: a Dim3 was given `value`, which no uint32 holds.
+[[noreturn]] void rejectDimension(const std::string &value, bool negative);
+} // namespace detail
+
+/// A 1-, 2- or 3-D extent of a grid or block; unset dimensions are 1. From
+/// integers of any type, so that `{blocks, threads}` works with int or
+/// size_t variables alike; a negative value (or one beyond 2^32 - 1) is a
+/// LaunchConfigError here, where it would otherwise wrap around to a huge
+/// unsigned extent.
 struct Dim3 {
   std::uint32_t x = 1, y = 1, z = 1;
   Dim3() = default;
-  Dim3(std::uint32_t x_, std::uint32_t y_ = 1, std::uint32_t z_ = 1) : x(x_), y(y_), z(z_) {}
+  template <typename X, typename Y = int, typename Z = int,
+            typename = std::enable_if_t<std::is_integral_v<X> && std::is_integral_v<Y> && std::is_integral_v<Z>>>
+  Dim3(X x_, Y y_ = 1, Z z_ = 1) : x(extent(x_)), y(extent(y_)), z(extent(z_)) {}
+
+private:
+  template <typename Int> static std::uint32_t extent(Int value) {
+    if constexpr (std::is_signed_v<Int>)
+      if (value < 0)
+        detail::rejectDimension(std::to_string(value), /*negative=*/true);
+    if (static_cast<unsigned long long>(value) > UINT32_MAX)
+      detail::rejectDimension(std::to_string(value), /*negative=*/false);
+    return static_cast<std::uint32_t>(value);
+  }
 };
 
 /// How to launch a kernel: grid and block extents, dynamic shared memory in

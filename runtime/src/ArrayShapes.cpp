@@ -1,0 +1,60 @@
+//===- ArrayShapes.cpp - Checking array shapes and the arrays' state --------===//
+//
+// Every size the runtime derives from a shape (elements, bytes) is computed
+// here with overflow checks, so that a shape too large for 64 bits is a
+// ShapeError naming the call and the shape, never a wrapped size and an
+// allocation smaller than the array claims to be.
+//
+//===----------------------------------------------------------------------===//
+#include "pyk/Array.h"
+
+#include <cstdint>
+
+namespace pyk::detail {
+namespace {
+
+[[noreturn]] void rejectShape(const char *operation, const std::int64_t *extents, int rank, const std::string &why) {
+  throw ShapeError(std::string("pyk: ") + operation + ": the shape " + shapeText(extents, rank) + " " + why);
+}
+
+} // namespace
+
+std::string shapeText(const std::int64_t *extents, int rank) {
+  std::string text = "{";
+  for (int axis = 0; axis < rank; ++axis)
+    text += (axis ? ", " : "") + std::to_string(extents[axis]);
+  return text + "}";
+}
+
+std::int64_t checkedElementCount(const char *operation, const std::int64_t *extents, int rank) {
+  for (int axis = 0; axis < rank; ++axis)
+    if (extents[axis] < 0)
+      rejectShape(operation, extents, rank, "has a negative extent; array extents must be non-negative");
+  std::int64_t count = 1;
+  for (int axis = 0; axis < rank; ++axis)
+    if (__builtin_mul_overflow(count, extents[axis], &count))
+      rejectShape(operation, extents, rank, "has more elements than a 64-bit size holds");
+  return count;
+}
+
+std::size_t checkedByteCount(const char *operation, const std::int64_t *extents, int rank, std::size_t elementSize) {
+  std::int64_t count = checkedElementCount(operation, extents, rank);
+  std::int64_t bytes = 0;
+  if (__builtin_mul_overflow(count, static_cast<std::int64_t>(elementSize), &bytes))
+    rejectShape(operation, extents, rank,
+                "of " + std::to_string(elementSize) + "-byte elements has more bytes than a 64-bit size holds");
+  return static_cast<std::size_t>(bytes);
+}
+
+void rejectHostCount(const char *operation, std::size_t count, const std::int64_t *extents, int rank) {
+  throw ShapeError(std::string("pyk: ") + operation + ": the host vector holds " + std::to_string(count) +
+                   " elements but the shape " + shapeText(extents, rank) + " holds " +
+                   std::to_string(checkedElementCount(operation, extents, rank)) +
+                   "; give a shape with as many elements as the vector");
+}
+
+void rejectMovedFrom(const char *operation) {
+  throw Error(std::string("pyk: ") + operation + ": the array was moved from; use the array it was moved to");
+}
+
+} // namespace pyk::detail
