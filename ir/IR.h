@@ -408,6 +408,11 @@ public:
       : Stmt(NodeKind::If, loc), condition(std::move(condition)), thenBody(std::move(thenBody)),
         elseBody(std::move(elseBody)) {}
   PYK_IR_CLASSOF(If)
+  /// The If that is the whole else body (an `elif`), or null: printers
+  /// follow these in a loop, so a long elif chain prints flat.
+  const If *elseIf() const {
+    return elseBody.size() == 1 ? llvm::dyn_cast<If>(elseBody.front().get()) : nullptr;
+  }
   ExprPtr condition;
   StmtList thenBody;
   StmtList elseBody;
