@@ -588,6 +588,10 @@ private:
     if (auto *reg = llvm::dyn_cast<SpecialReg>(c.operand.get());
         reg && isSignedInteger(c.type().scalar) && byteWidth(c.type().scalar) >= 4)
       return {"(" + type + ")" + specialReg(*reg), Prefix};
+    if (isFloat(c.operand->type().scalar) && isInteger(c.type().scalar) && c.type().scalar != ScalarKind::Bool) {
+      helpers_.insert(Helper::FloatToInt);
+      return {std::string(helperName(Helper::FloatToInt)) + "<" + type + ">(" + expr(*c.operand).text + ")", Postfix};
+    }
     return {"(" + type + ")" + wrap(expr(*c.operand), Prefix), Prefix};
   }
 
