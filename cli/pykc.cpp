@@ -11,6 +11,7 @@
 #include "Diagnostics.h"
 #include "Driver.h"
 #include "NVPTXTarget.h"
+#include "OutputFiles.h"
 
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/CommandLine.h"
@@ -18,7 +19,6 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
-#include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/WithColor.h"
 #include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
@@ -156,42 +156,6 @@ void printTimes(const pyk::driver::StageTimes &times) {
   llvm::errs() << llvm::format("  %-34s %9.3f\n", static_cast<const char *>("total (after start-up)"), total);
 }
 
-/// --emit=host: every file into the -o directory (created if needed).
-bool writeFiles(const std::vector<std::pair<std::string, std::string>> &files) {
-  if (std::error_code error = llvm::sys::fs::create_directories(outputFile)) {
-    llvm::WithColor::error(llvm::errs(), "pykc") << "cannot create the directory '" << outputFile
-                                                 << "': " << error.message() << "\n";
-    return false;
-  }
-  for (const auto &[name, contents] : files) {
-    llvm::SmallString<256> path(outputFile.getValue());
-    llvm::sys::path::append(path, name);
-    std::error_code error;
-    llvm::ToolOutputFile file(path, error, llvm::sys::fs::OF_None);
-    if (error) {
-      llvm::WithColor::error(llvm::errs(), "pykc") << "cannot write '" << path << "': " << error.message() << "\n";
-      return false;
-    }
-    file.os() << contents;
-    file.keep();
-  }
-  return true;
-}
-
-bool writeOutput(const std::string &output) {
-  std::error_code error;
-  const auto flags = emitKind == EmitKind::Cubin ? llvm::sys::fs::OF_None : llvm::sys::fs::OF_Text;
-  llvm::ToolOutputFile result(outputFile, error, flags);
-  if (error) {
-    llvm::WithColor::error(llvm::errs(), "pykc") << "cannot write '" << outputFile << "': " << error.message()
-                                                 << "\n";
-    return false;
-  }
-  result.os() << output;
-  result.keep();
-  return true;
-}
-
 } // namespace
 
 /// LLVM owns a --time-passes option (it times LLVM's own passes too); pyk
@@ -298,6 +262,7 @@ int main(int argc, char **argv) {
   if (result.status != pyk::driver::Status::Success || diags.hasErrors())
     return CompileError;
   if (emitKind == EmitKind::Host)
-    return writeFiles(result.files) ? Success : UsageError;
-  return writeOutput(result.output) ? Success : UsageError;
+    return pyk::cli::writeOutputFiles(outputFile, result.files, llvm::errs()) ? Success : UsageError;
+  const bool isText = emitKind != EmitKind::Cubin;
+  return pyk::cli::writeOutputFile(outputFile, result.output, isText, llvm::errs()) ? Success : UsageError;
 }

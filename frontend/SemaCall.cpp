@@ -11,6 +11,8 @@
 #include "llvm/Support/Casting.h"
 
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 
 namespace pyk::sema {
 
@@ -118,8 +120,43 @@ bool Sema::requirePositional(CallExpr &expr, const char *name, size_t minimum, s
   return true;
 }
 
+/// `value` truncated toward zero, as an int of `to`'s range; none for NaN,
+/// an infinity or a value past the range.
+static std::optional<ConstantValue> truncateToInteger(double value, ScalarKind to) {
+  const unsigned bits = byteWidth(to) * 8;
+  const bool isSigned = isSignedInteger(to);
+  // Both ends are powers of two, exact in a double.
+  const double lowest = isSigned ? -std::ldexp(1.0, int(bits) - 1) : 0.0;
+  const double pastHighest = std::ldexp(1.0, isSigned ? int(bits) - 1 : int(bits));
+  const double truncated = std::trunc(value);
+  if (!(truncated >= lowest && truncated < pastHighest))
+    return std::nullopt;
+  if (truncated >= 0x1p63)
+    return ConstantValue::ofUInt64(static_cast<uint64_t>(truncated));
+  return ConstantValue::ofInt(static_cast<int64_t>(truncated));
+}
+
+/// Why the float constant `value` has no `to` value (Python's words for
+/// NaN and the infinities).
+static std::string floatNotConvertible(double value, ScalarKind to) {
+  const std::string name = scalarName(to).data();
+  if (std::isnan(value))
+    return "cannot convert float NaN to " + name;
+  if (std::isinf(value))
+    return "cannot convert float " + std::string(value < 0 ? "-" : "") + "infinity to " + name;
+  // The shortest digits that read back as `value`, as Python's repr.
+  char digits[32];
+  for (int precision = 1; precision <= 17; ++precision) {
+    std::snprintf(digits, sizeof digits, "%.*g", precision, value);
+    if (std::strtod(digits, nullptr) == value)
+      break;
+  }
+  return "float " + std::string(digits) + " does not fit in " + name;
+}
+
 /// float32(x), int(x), bool(x): C's conversion (int() truncates toward
-/// zero, as Python's does).
+/// zero, as Python's does); a float past an integer type's range gives the
+/// nearest end of it, NaN gives 0 (lowered as a saturating Cast).
 const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
   const std::string name = scalarName(to).data();
   // Arity errors name the callee as written: int(), not int64().
@@ -150,8 +187,14 @@ const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
       expr.constant = ConstantValue::ofFloat(to == ScalarKind::Float32 ? double(float(c.asDouble())) : c.asDouble());
     else if (c.kind != ConstantValue::Kind::Float)
       expr.constant = ConstantValue::ofInt(c.kind == ConstantValue::Kind::Bool ? c.boolValue : c.intValue);
-    else if (std::isfinite(c.floatValue) && std::fabs(c.floatValue) < 9.2e18)
-      expr.constant = ConstantValue::ofInt(static_cast<int64_t>(c.floatValue));
+    else if (std::optional<ConstantValue> truncated = truncateToInteger(c.floatValue, to))
+      expr.constant = truncated;
+    else {
+      // At run time the conversion saturates; a constant that would is a
+      // mistake, as int8(200) is.
+      error(value.range()) << floatNotConvertible(c.floatValue, to);
+      return setType(expr, types_.errorType());
+    }
     if (expr.constant && isInteger(to) && !expr.constant->fitsIn(to))
       expr.constant.reset(); // wraps at run time, like the C cast it is
   }
@@ -289,10 +332,14 @@ const Type *Sema::checkRound(CallExpr &expr) {
   if (!type)
     return setType(expr, types_.errorType());
   Expr &value = *expr.args.front();
-  if (const auto &c = value.constant; c && c->kind == ConstantValue::Kind::Float && std::isfinite(c->floatValue) &&
-                                      std::fabs(c->floatValue) < 9.2e18)
-    expr.constant = ConstantValue::ofInt(static_cast<int64_t>(std::nearbyint(c->floatValue)));
-  else if (c && c->kind != ConstantValue::Kind::Float)
+  if (const auto &c = value.constant; c && c->kind == ConstantValue::Kind::Float) {
+    const double rounded = std::nearbyint(c->floatValue);
+    expr.constant = truncateToInteger(rounded, ScalarKind::Int64);
+    if (!expr.constant) {
+      error(value.range()) << floatNotConvertible(rounded, ScalarKind::Int64);
+      return setType(expr, types_.errorType());
+    }
+  } else if (c)
     expr.constant = c->kind == ConstantValue::Kind::Bool ? ConstantValue::ofInt(c->boolValue) : *c;
   expr.isWeak = value.isWeak;
   return setType(expr, isFloat(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool

@@ -154,6 +154,10 @@ public:
   const Variable *var;
 };
 
+/// A numeric conversion. Integer to integer wraps to the target width, as
+/// C's casts do. Float to integer truncates toward zero and is defined for
+/// every value: one past the target's range gives its nearest end, NaN gives
+/// 0 (PTX's cvt.rzi, LLVM's fptosi.sat), on every device.
 class Cast : public Expr {
 public:
   Cast(SourceRange loc, Type to, ExprPtr operand) : Expr(NodeKind::Cast, loc, to), operand(std::move(operand)) {}
@@ -408,6 +412,11 @@ public:
       : Stmt(NodeKind::If, loc), condition(std::move(condition)), thenBody(std::move(thenBody)),
         elseBody(std::move(elseBody)) {}
   PYK_IR_CLASSOF(If)
+  /// The If that is the whole else body (an `elif`), or null: printers
+  /// follow these in a loop, so a long elif chain prints flat.
+  const If *elseIf() const {
+    return elseBody.size() == 1 ? llvm::dyn_cast<If>(elseBody.front().get()) : nullptr;
+  }
   ExprPtr condition;
   StmtList thenBody;
   StmtList elseBody;

@@ -253,14 +253,20 @@ private:
       break;
     }
     case NodeKind::If: {
-      auto &i = cast<If>(s);
+      const If *i = &cast<If>(s);
       os_ << "if ";
-      expr(*i.condition);
+      expr(*i->condition);
       os_ << " {" << at(s.loc()) << "\n";
-      block(i.thenBody, depth + 1);
-      if (!i.elseBody.empty()) {
+      block(i->thenBody, depth + 1);
+      for (; const If *next = i->elseIf(); i = next) {
+        os_.indent(depth * 2) << "} else if ";
+        expr(*next->condition);
+        os_ << " {" << at(next->loc()) << "\n";
+        block(next->thenBody, depth + 1);
+      }
+      if (!i->elseBody.empty()) {
         os_.indent(depth * 2) << "} else {\n";
-        block(i.elseBody, depth + 1);
+        block(i->elseBody, depth + 1);
       }
       os_.indent(depth * 2) << "}\n";
       return;

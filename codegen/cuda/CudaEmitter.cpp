@@ -359,15 +359,21 @@ private:
     os_ << ");\n";
   }
 
-  void ifStmt(const If &s, unsigned depth) {
-    os_ << "if (" << expr(*s.condition).text << ") {\n";
-    block(s.thenBody, depth + 1);
-    if (s.elseBody.empty()) {
-      os_.indent(depth * 4) << "}\n";
-      return;
+  /// An elif chain prints flat, as `} else if (...) {`, in a loop: its
+  /// length costs neither indentation nor stack.
+  void ifStmt(const If &first, unsigned depth) {
+    const If *s = &first;
+    os_ << "if (" << expr(*s->condition).text << ") {\n";
+    block(s->thenBody, depth + 1);
+    for (; const If *next = s->elseIf(); s = next) {
+      line(next->loc());
+      os_.indent(depth * 4) << "} else if (" << expr(*next->condition).text << ") {\n";
+      block(next->thenBody, depth + 1);
     }
-    os_.indent(depth * 4) << "} else {\n";
-    block(s.elseBody, depth + 1);
+    if (!s->elseBody.empty()) {
+      os_.indent(depth * 4) << "} else {\n";
+      block(s->elseBody, depth + 1);
+    }
     os_.indent(depth * 4) << "}\n";
   }
 
@@ -582,6 +588,10 @@ private:
     if (auto *reg = llvm::dyn_cast<SpecialReg>(c.operand.get());
         reg && isSignedInteger(c.type().scalar) && byteWidth(c.type().scalar) >= 4)
       return {"(" + type + ")" + specialReg(*reg), Prefix};
+    if (isFloat(c.operand->type().scalar) && isInteger(c.type().scalar) && c.type().scalar != ScalarKind::Bool) {
+      helpers_.insert(Helper::FloatToInt);
+      return {std::string(helperName(Helper::FloatToInt)) + "<" + type + ">(" + expr(*c.operand).text + ")", Postfix};
+    }
     return {"(" + type + ")" + wrap(expr(*c.operand), Prefix), Prefix};
   }
 

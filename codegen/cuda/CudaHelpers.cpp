@@ -15,6 +15,8 @@ const char *helperName(Helper helper) {
     return "pyk_ffloordiv";
   case Helper::IntPow:
     return "pyk_ipow";
+  case Helper::FloatToInt:
+    return "pyk_float_to_int";
   case Helper::Shl:
     return "pyk_shl";
   case Helper::Shr:
@@ -131,6 +133,23 @@ template <typename T> __device__ __forceinline__ T pyk_ffloordiv(T a, T b) {
     if (div - floordiv > T(0.5))
         floordiv += 1;
     return floordiv;
+}
+)";
+  case Helper::FloatToInt:
+    return R"(// A float to an integer type, toward zero: NaN gives 0 and a value past the
+// type's range its nearest end, on every device (C++ leaves those undefined).
+template <typename To, typename From> __device__ __forceinline__ To pyk_float_to_int(From x) {
+    using Bits = std::make_unsigned_t<To>;
+    constexpr To highest = To(std::is_signed_v<To> ? Bits(~Bits(0)) >> 1 : Bits(~Bits(0)));
+    constexpr To lowest = std::is_signed_v<To> ? To(-highest - 1) : To(0);
+    if (x != x)
+        return 0;
+    if (x <= From(lowest))
+        return lowest;
+    // From(highest) may round up to the first value past the range.
+    if (x >= From(highest))
+        return highest;
+    return To(x);
 }
 )";
   case Helper::IntPow:

@@ -20,6 +20,7 @@ enum class Helper {
   Mod,
   FloatMod,
   IntPow,
+  FloatToInt,
   Shl,
   Shr,
   Min,

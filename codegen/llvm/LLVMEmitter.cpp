@@ -699,7 +699,8 @@ llvm::Value *FunctionEmitter::fromMemory(llvm::Value *value, ScalarKind kind) {
   return kind == ScalarKind::Bool ? builder_.CreateICmpNE(value, builder_.getInt8(0)) : value;
 }
 
-/// Numeric conversion with C semantics (the CUDA C++ backend's casts).
+/// A Cast: C's conversions, except float to integer, which saturates (NaN
+/// to 0) as the IR defines it.
 llvm::Value *FunctionEmitter::convert(llvm::Value *value, ScalarKind from, ScalarKind to) {
   llvm::Type *type = registerType(to, context_);
   if (from == to)
@@ -710,7 +711,8 @@ llvm::Value *FunctionEmitter::convert(llvm::Value *value, ScalarKind from, Scala
   if (isFloat(from) && isFloat(to))
     return builder_.CreateFPCast(value, type);
   if (isFloat(from))
-    return isSignedInteger(to) ? builder_.CreateFPToSI(value, type) : builder_.CreateFPToUI(value, type);
+    return builder_.CreateIntrinsic(isSignedInteger(to) ? llvm::Intrinsic::fptosi_sat : llvm::Intrinsic::fptoui_sat,
+                                    {type, value->getType()}, {value});
   if (isFloat(to))
     return isSignedInteger(from) ? builder_.CreateSIToFP(value, type) : builder_.CreateUIToFP(value, type);
   return builder_.CreateIntCast(value, type, isSignedInteger(from));
