@@ -3,6 +3,7 @@
 
 #include "llvm/Support/Error.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
 
@@ -70,6 +71,15 @@ bool writeInPlace(const std::string &path, const std::string &contents, bool isT
   return false;
 }
 
+/// Whether `path` already holds exactly `contents`. Such a file is left
+/// alone, keeping its time: the build then recompiles nothing that includes
+/// NAME.pyk.h after an edit of a kernel's body only.
+bool holdsAlready(const std::string &path, const std::string &contents) {
+  llvm::ErrorOr<std::unique_ptr<llvm::MemoryBuffer>> existing =
+      llvm::MemoryBuffer::getFile(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
+  return existing && (*existing)->getBuffer() == contents;
+}
+
 bool isDevice(const std::string &path) {
   llvm::sys::fs::file_status status;
   if (llvm::sys::fs::status(path, status))
@@ -116,6 +126,8 @@ bool writeOutputFiles(const std::string &directory, const std::vector<std::pair<
       reportCannotWrite(target, "a directory is in the way", errors);
       return false;
     }
+    if (holdsAlready(target, contents))
+      continue;
     llvm::Expected<PendingFile> file = writeTemporary(target, contents, /*isText=*/false);
     if (!file) {
       discardAll();

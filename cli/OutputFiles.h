@@ -23,7 +23,10 @@ namespace pyk::cli {
 bool writeOutputFile(const std::string &path, const std::string &contents, bool isText, llvm::raw_ostream &errors);
 
 /// Writes each (name, contents) into `directory` (created if needed): all
-/// of them, or, on failure, none (the error printed as above).
+/// of them, or, on failure, none (the error printed as above). A file that
+/// holds its contents already is not written again, keeping its time, so
+/// that a body-only edit of a kernel recompiles nothing that includes
+/// NAME.pyk.h.
 bool writeOutputFiles(const std::string &directory, const std::vector<std::pair<std::string, std::string>> &files,
                       llvm::raw_ostream &errors);
 
