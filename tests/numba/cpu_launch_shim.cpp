@@ -2,7 +2,7 @@
 //
 // The Numba cross-check (cross_check.py) loads this shared library with
 // ctypes and launches kernels through it: the CPU entry pykc compiled
-// (pyk_cpu_<kernel>, from a NAME.pyk.cpu.o the driver links into its own
+// (pyk_cpu_<unit>_<kernel>, from a NAME.pyk.cpu.o the driver links into its own
 // shared object) runs through pyk::detail::launch, the same path a generated
 // launch function takes, so the launch validation, block scheduling and
 // thread pool under test are the runtime's own.
@@ -28,7 +28,7 @@ void setMessage(char *message, std::size_t messageSize, const char *text) {
 } // namespace
 
 /// Runs one kernel on pyk's CPU device and waits for it. `entry` is the
-/// kernel's pyk_cpu_<kernel> function; `source` and `name` (its .pyk file and
+/// kernel's pyk_cpu_<unit>_<kernel> function; `source` and `name` (its .pyk file and
 /// name) label the runtime's messages. `args` is laid out as a generated
 /// launch function lays it out (a scalar: one pointer to its value; an array:
 /// a pointer to its data pointer, then one pointer to an int64 per extent);

@@ -5,8 +5,9 @@ file is a Numba kernel, and Numba is the reference).
 
 For each case of cases.py:
   1. pykc FILE --emit=host writes NAME.pyk.cpu.o, the CPU device's code with
-     one entry pyk_cpu_<kernel> per kernel; it is linked into a shared object
-     and loaded with ctypes.
+     one hidden entry pyk_cpu_<unit>_<kernel> per kernel; it is linked into a
+     shared object with an exported getter of each entry (their names come
+     from the KernelInfos of NAME.pyk.cpp) and loaded with ctypes.
   2. The arguments are packed as the generated launch function packs them
      (NAME.pyk.cpp): a scalar is one pointer to its value, an array is a
      pointer to its data pointer followed by one pointer to an int64 per
@@ -120,13 +121,29 @@ class PykFile:
         out_dir = work_dir / pyk_path.parent.name / stem
         out_dir.mkdir(parents=True, exist_ok=True)
         subprocess.run([pykc, str(pyk_path), "--emit=host", "-o", str(out_dir)], check=True, env=CHILD_ENV)
+        source = (out_dir / f"{stem}.pyk.cpp").read_text()
+        self.signatures = self._parse_header((out_dir / f"{stem}.pyk.h").read_text())
+        # kernel -> (its CPU-device entry, the bytes of each launch argument)
+        self.kernel_infos = self._parse_kernel_infos(source)
+        # The entries are hidden in their object (only the file's own launch
+        # code calls them): an exported getter per kernel, linked into the
+        # same shared object, hands out each one's address.
+        getters = out_dir / f"{stem}.entries.cpp"
+        getters.write_text("".join(
+            f'extern "C" void {entry}(void **, const void *);\n'
+            f'extern "C" void *pyk_cross_check_entry_{kernel}() {{ return reinterpret_cast<void *>(&{entry}); }}\n'
+            for kernel, (entry, _) in self.kernel_infos.items()))
         library = out_dir / f"{stem}.so"
         # The entries call the C math library.
-        subprocess.run([cxx, "-shared", "-o", str(library), str(out_dir / f"{stem}.pyk.cpu.o"), "-lm"], check=True,
-                       env=CHILD_ENV)
+        subprocess.run([cxx, "-shared", "-fPIC", "-o", str(library), str(getters), str(out_dir / f"{stem}.pyk.cpu.o"),
+                        "-lm"], check=True, env=CHILD_ENV)
         self.library = ctypes.CDLL(str(library))
-        self.signatures = self._parse_header((out_dir / f"{stem}.pyk.h").read_text())
-        self.arg_sizes = self._parse_kernel_infos((out_dir / f"{stem}.pyk.cpp").read_text())
+
+    def entry(self, kernel):
+        """The address of `kernel`'s CPU-device entry."""
+        getter = getattr(self.library, f"pyk_cross_check_entry_{kernel}")
+        getter.restype = ctypes.c_void_p
+        return getter()
 
     @staticmethod
     def _parse_header(text):
@@ -144,11 +161,11 @@ class PykFile:
 
     @staticmethod
     def _parse_kernel_infos(text):
-        """entry name -> the bytes of each launch argument, as the runtime is told them."""
+        """kernel -> (its CPU-device entry, the bytes of each launch argument, as the runtime is told them)."""
         sizes = {name: [int(v) for v in values.split(",")]
                  for name, values in re.findall(r"const std::uint8_t (\w+)\[\] = \{([\d, ]+)\};", text)}
-        infos = re.findall(r"KernelInfo \w+\{&pyk_module, \"\w+\", &(\w+), \d+, (\w+)\};", text)
-        return {entry: sizes[sizes_name] for entry, sizes_name in infos}
+        infos = re.findall(r"KernelInfo \w+\{&pyk_module, \"(\w+)\", &(\w+), \d+, (\w+)[,}]", text)
+        return {kernel: (entry, sizes[sizes_name]) for kernel, entry, sizes_name in infos}
 
 
 class PackedArgs:
@@ -236,11 +253,10 @@ def run_case(case, pyk_file, module, shim):
 
     pyk_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
     packed = PackedArgs(signature, pyk_args)
-    entry_name = f"pyk_cpu_{case.kernel}"
-    if packed.sizes != pyk_file.arg_sizes[entry_name]:
-        raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs "
-                           f"{pyk_file.arg_sizes[entry_name]}")
-    entry = ctypes.cast(getattr(pyk_file.library, entry_name), ctypes.c_void_p).value
+    _, arg_sizes = pyk_file.kernel_infos[case.kernel]
+    if packed.sizes != arg_sizes:
+        raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs {arg_sizes}")
+    entry = pyk_file.entry(case.kernel)
     shim.launch(entry, case.file, case.kernel, dims3(case.grid), dims3(case.block), packed)
 
     numba_args = None
