@@ -252,10 +252,12 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
     return failed();
 
   llvm::Expected<std::unique_ptr<ir::Module>> ir = timed(result.times, "IR lowering and passes", [&] {
-    return ir::lowerAndOptimize(*info, file, options.checked, options.remarks ? &diags : nullptr);
+    return ir::lowerAndOptimize(*info, file, diags, options.checked, options.remarks);
   });
   if (!ir)
     return internalError(std::move(result), llvm::toString(ir.takeError()));
+  if (diags.hasErrors())
+    return failed();
   (*ir)->narrowIndices = options.narrowIndices;
   (*ir)->unitId = options.unitId;
   if (options.emit == EmitKind::Ir) {

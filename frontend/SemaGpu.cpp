@@ -6,6 +6,7 @@
 // in Python's order, in every backend.
 //
 //===----------------------------------------------------------------------===//
+#include "GpuLimits.h"
 #include "SemaImpl.h"
 
 #include "llvm/Support/Casting.h"
@@ -18,11 +19,6 @@ using llvm::dyn_cast;
 using llvm::isa;
 
 namespace {
-
-/// CUDA's limits: 48 KiB of static shared memory per block, 512 KiB of
-/// local memory per thread.
-constexpr uint64_t maxStaticSharedBytes = 48 * 1024;
-constexpr uint64_t maxLocalBytes = 512 * 1024;
 
 /// Which check a GPU builtin gets: the one list of them.
 enum class GpuBuiltinGroup { None, Array, Synchronisation, Warp, Intrinsic, Atomic };
@@ -303,9 +299,9 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     bytes = llvm::SaturatingMultiply(bytes, static_cast<uint64_t>(extent));
   if (bytes > (shared ? maxStaticSharedBytes : maxLocalBytes)) {
     error(shapeArg->range()) << "this " << (shared ? "shared" : "local") << " array takes "
-                             << (bytes == UINT64_MAX ? "at least " : "") << bytes
-                             << " bytes; CUDA allows " << (shared ? "48 KiB of static shared memory per block"
-                                                                  : "512 KiB of local memory per thread");
+                             << (bytes == UINT64_MAX ? "at least " : "") << bytes << " bytes; CUDA allows "
+                             << (shared ? maxStaticSharedBytes / 1024 : maxLocalBytes / 1024)
+                             << (shared ? " KiB of static shared memory per block" : " KiB of local memory per thread");
     return setType(expr, types_.errorType());
   }
   if (shared && function_ && function_->kind == FunctionKind::Device) {

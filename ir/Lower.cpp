@@ -9,13 +9,14 @@
 #include "ASTToIR.h"
 #include "IRVerifier.h"
 #include "passes/BoundLocalMemory.h"
+#include "passes/CheckKernelLimits.h"
 #include "passes/MarkReadOnlyArrays.h"
 #include "passes/PlanChecks.h"
 
 namespace pyk::ir {
 
 llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
-                                                         bool checkEveryKernel, DiagnosticEngine *remarks) {
+                                                         DiagnosticEngine &diags, bool checkEveryKernel, bool remarks) {
   std::unique_ptr<Module> module = lowerToIR(info, file);
   if (llvm::Error error = verifyModule(*module))
     return error;
@@ -23,12 +24,13 @@ llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info,
   markReadOnlyArrays(*module);
   if (llvm::Error error = verifyModule(*module))
     return error;
-  planChecks(*module, checkEveryKernel, remarks);
+  planChecks(*module, checkEveryKernel, remarks ? &diags : nullptr);
   if (llvm::Error error = verifyModule(*module))
     return error;
   boundLocalMemory(*module);
   if (llvm::Error error = verifyModule(*module))
     return error;
+  checkKernelLimits(*module, diags);
 
   return module;
 }

@@ -12,12 +12,14 @@
 namespace pyk::ir {
 
 /// Lowers a module Sema checked without errors and runs the IR passes in
-/// order, verifying the IR after each. An error means a compiler bug.
+/// order, verifying the IR after each. A kernel past a GPU limit is
+/// reported into `diags` (the module is still returned: check
+/// diags.hasErrors()); an llvm::Error means a compiler bug.
 /// `checkEveryKernel` (pykc --checked) compiles every kernel in checked
-/// mode; `remarks`, when not null, receives the guard analysis's remarks.
+/// mode; with `remarks`, `diags` also receives the guard analysis's remarks.
 llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
-                                                         bool checkEveryKernel = false,
-                                                         DiagnosticEngine *remarks = nullptr);
+                                                         DiagnosticEngine &diags, bool checkEveryKernel = false,
+                                                         bool remarks = false);
 
 } // namespace pyk::ir
 

@@ -4,18 +4,19 @@
 #include "IRWalk.h"
 
 #include "llvm/Support/Casting.h"
-
+#include "llvm/Support/MathExtras.h"
 
 namespace pyk::ir {
 namespace {
 
 /// The bounds of the functions `body` calls, one per call site (their
-/// bounds are set already: callees come first in a module).
+/// bounds are set already: callees come first in a module). Saturating: a
+/// chain of functions each calling the next twice doubles at every link.
 uint64_t calleesBytes(const StmtList &body) {
   uint64_t bytes = 0;
   auto addCalls = [&](const Expr &e, auto &self) -> void {
     if (auto *call = llvm::dyn_cast<Call>(&e))
-      bytes += call->callee->localMemoryBytes;
+      bytes = llvm::SaturatingAdd(bytes, call->callee->localMemoryBytes);
     forEachOperand(e, [&](const Expr &operand) { self(operand, self); });
   };
   for (const StmtPtr &stmt : body)
@@ -31,7 +32,7 @@ void boundLocalMemory(Module &module) {
     for (const Variable *var : function->variables())
       if (var->memory == Variable::Memory::Local)
         own += static_cast<uint64_t>(var->fixedBytes());
-    function->localMemoryBytes = own + calleesBytes(function->body);
+    function->localMemoryBytes = llvm::SaturatingAdd(own, calleesBytes(function->body));
   }
 }
 

@@ -20,7 +20,7 @@ namespace pyk::ir {
 /// over call sites, not the deepest one, because the optimiser may inline
 /// every call, and then each inlined copy's arrays are in the caller's
 /// frame. Requires callees before callers (Module's order; Sema rejects
-/// recursion, so the call graph is acyclic).
+/// recursion, so the call graph is acyclic). Saturates at UINT64_MAX.
 void boundLocalMemory(Module &module);
 
 } // namespace pyk::ir
