@@ -15,6 +15,7 @@
 #include "PykParser.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -317,24 +318,62 @@ struct ParserPipeline {
   /// Runs `rule` in two stages (SLL, then LL with recovery). Returns null
   /// when there were errors, which are then reported.
   template <typename Context> Context *parse(Context *(PykParser::*rule)()) {
+    startFastStage();
+    if (Context *tree = parseFast(rule))
+      return tree;
+    return reparseWithRecovery(rule);
+  }
+
+  /// The first stage: SLL prediction, giving up at the first error.
+  void startFastStage() {
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
     parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  }
+
+  /// Runs `rule` once from where the last run stopped. Returns null when
+  /// the first stage failed or the lexer reported errors.
+  template <typename Context> Context *parseFast(Context *(PykParser::*rule)()) {
     Context *tree = nullptr;
     try {
       tree = (parser.*rule)();
     } catch (const antlr4::ParseCancellationException &) {
       tree = nullptr;
     }
-    if (!tree || listener.count != 0) {
-      tokens.fill(); // every lexical error first: they take precedence
-      tokens.seek(0);
-      parser.reset();
-      parser.addErrorListener(&listener);
-      parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
-      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-      tree = (parser.*rule)();
-    }
     return listener.count == 0 ? tree : nullptr;
+  }
+
+  /// The second stage: from the start, full LL prediction with error
+  /// recovery, so that the reported errors are the precise ones. Returns
+  /// null when there were errors.
+  template <typename Context> Context *reparseWithRecovery(Context *(PykParser::*rule)()) {
+    tokens.fill(); // every lexical error first: they take precedence
+    tokens.seek(0);
+    parser.reset();
+    parser.addErrorListener(&listener);
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    Context *tree = (parser.*rule)();
+    return listener.count == 0 ? tree : nullptr;
+  }
+
+  /// The first stage over a whole file, one top-level statement at a time:
+  /// each statement's AST is built as soon as it is parsed and its parse
+  /// tree freed, so that memory follows the largest statement, not the
+  /// file (a parse tree takes some 500 bytes per byte of source). Returns
+  /// false when the stage failed.
+  bool buildEachStatement(ModuleBuilder &builder) {
+    startFastStage();
+    for (;;) {
+      PykParser::FileItemContext *item = parseFast(&PykParser::fileItem);
+      if (!item)
+        return false;
+      PykParser::StmtContext *stmt = item->stmt();
+      if (stmt)
+        builder.add(stmt);
+      parser.getTreeTracker().reset(); // the parser owns every tree node
+      if (!stmt)
+        return true; // end of file
+    }
   }
 
   antlr4::ANTLRInputStream input;
@@ -354,10 +393,23 @@ std::unique_ptr<ast::Module> parseModule(const SourceFile &file, DiagnosticEngin
   LocationMap locations(file);
   try {
     ParserPipeline pipeline(file.text(), locations, diags);
-    PykParser::FileInputContext *tree = pipeline.parse(&PykParser::fileInput);
-    if (!tree)
-      return nullptr;
-    std::unique_ptr<ast::Module> module = buildModule(tree, locations, diags);
+    // Syntax errors take precedence over what the AST builder reports, as
+    // if the whole file were parsed first: its reports are held back until
+    // the last statement has parsed.
+    DiagnosticEngine held(file);
+    held.setErrorLimit(std::numeric_limits<unsigned>::max());
+    ModuleBuilder builder(locations, held);
+    std::unique_ptr<ast::Module> module;
+    if (pipeline.buildEachStatement(builder)) {
+      for (const Diagnostic &diagnostic : held.diagnostics())
+        diags.report(diagnostic);
+      module = builder.finish();
+    } else {
+      PykParser::FileInputContext *tree = pipeline.reparseWithRecovery(&PykParser::fileInput);
+      if (!tree)
+        return nullptr;
+      module = buildModule(tree, locations, diags);
+    }
     return diags.hasErrors() ? nullptr : std::move(module);
   } catch (const std::exception &e) {
     // ANTLR reports bad input through listeners; an exception here is a bug
