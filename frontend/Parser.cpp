@@ -306,6 +306,24 @@ private:
   bool sawLexerError_ = false;
 };
 
+/// ANTLR's token stream, which keeps every token it has read, with a way to
+/// free those of statements already built.
+class ReleasingTokenStream : public antlr4::CommonTokenStream {
+public:
+  using CommonTokenStream::CommonTokenStream;
+
+  /// Frees the tokens before `index`. The parser may still look back over
+  /// the tokens after it (`LT(-1)` walks back to the previous token on the
+  /// default channel), but never again before it; nor may a reparse.
+  void releaseBefore(size_t index) {
+    for (; released_ < index && released_ < _tokens.size(); ++released_)
+      _tokens[released_].reset();
+  }
+
+private:
+  size_t released_ = 0;
+};
+
 /// The lexer and parser over one text, wired to report into `diags`.
 struct ParserPipeline {
   ParserPipeline(const std::string &text, const LocationMap &locations, DiagnosticEngine &diags)
@@ -357,28 +375,34 @@ struct ParserPipeline {
   }
 
   /// The first stage over a whole file, one top-level statement at a time:
-  /// each statement's AST is built as soon as it is parsed and its parse
-  /// tree freed, so that memory follows the largest statement, not the
-  /// file (a parse tree takes some 500 bytes per byte of source). Returns
-  /// false when the stage failed.
+  /// each statement's AST is built as soon as it is parsed, and its parse
+  /// tree and (one statement later) its tokens are freed, so that memory
+  /// follows the largest statement, not the file (a parse tree takes some
+  /// 500 bytes per byte of source, the tokens some 100). Returns false when
+  /// the stage failed; the tokens are then gone, and a second stage needs a
+  /// new pipeline.
   bool buildEachStatement(ModuleBuilder &builder) {
     startFastStage();
+    size_t previousStart = 0;
     for (;;) {
       PykParser::FileItemContext *item = parseFast(&PykParser::fileItem);
       if (!item)
         return false;
+      const size_t start = item->getStart()->getTokenIndex();
       PykParser::StmtContext *stmt = item->stmt();
       if (stmt)
         builder.add(stmt);
       parser.getTreeTracker().reset(); // the parser owns every tree node
       if (!stmt)
         return true; // end of file
+      tokens.releaseBefore(previousStart);
+      previousStart = start;
     }
   }
 
   antlr4::ANTLRInputStream input;
   PykLexer lexer;
-  antlr4::CommonTokenStream tokens;
+  ReleasingTokenStream tokens;
   PykParser parser;
   DiagnosticListener listener;
 };
@@ -392,24 +416,27 @@ struct ParserPipeline {
 std::unique_ptr<ast::Module> parseModule(const SourceFile &file, DiagnosticEngine &diags) {
   LocationMap locations(file);
   try {
-    ParserPipeline pipeline(file.text(), locations, diags);
     // Syntax errors take precedence over what the AST builder reports, as
-    // if the whole file were parsed first: its reports are held back until
-    // the last statement has parsed.
+    // if the whole file were parsed first: the first stage's reports are
+    // held back until the last statement has parsed. If it fails, the
+    // second stage reads the file again and finds its lexical errors again.
     DiagnosticEngine held(file);
     held.setErrorLimit(std::numeric_limits<unsigned>::max());
-    ModuleBuilder builder(locations, held);
-    std::unique_ptr<ast::Module> module;
-    if (pipeline.buildEachStatement(builder)) {
-      for (const Diagnostic &diagnostic : held.diagnostics())
-        diags.report(diagnostic);
-      module = builder.finish();
-    } else {
-      PykParser::FileInputContext *tree = pipeline.reparseWithRecovery(&PykParser::fileInput);
-      if (!tree)
-        return nullptr;
-      module = buildModule(tree, locations, diags);
+    {
+      ParserPipeline firstStage(file.text(), locations, held);
+      ModuleBuilder builder(locations, held);
+      if (firstStage.buildEachStatement(builder)) {
+        for (const Diagnostic &diagnostic : held.diagnostics())
+          diags.report(diagnostic);
+        std::unique_ptr<ast::Module> module = builder.finish();
+        return diags.hasErrors() ? nullptr : std::move(module);
+      }
     }
+    ParserPipeline secondStage(file.text(), locations, diags);
+    PykParser::FileInputContext *tree = secondStage.reparseWithRecovery(&PykParser::fileInput);
+    if (!tree)
+      return nullptr;
+    std::unique_ptr<ast::Module> module = buildModule(tree, locations, diags);
     return diags.hasErrors() ? nullptr : std::move(module);
   } catch (const std::exception &e) {
     // ANTLR reports bad input through listeners; an exception here is a bug
