@@ -14,11 +14,9 @@
 namespace pyk {
 namespace astbuilder {
 
-// fileInput : (NEWLINE | stmt)* EOF
-std::unique_ptr<Module> ASTBuilder::module(PykParser::FileInputContext *ctx) {
+std::unique_ptr<Module> ASTBuilder::module(StmtList body) {
   auto result = std::make_unique<Module>();
-  for (PykParser::StmtContext *stmt : ctx->stmt())
-    statement(stmt, result->body);
+  result->body = std::move(body);
   result->docstring = takeDocstring(result->body);
   return result;
 }
@@ -109,9 +107,26 @@ void ASTBuilder::parameters(PykParser::ParametersContext *ctx, std::vector<Param
 
 } // namespace astbuilder
 
+ModuleBuilder::ModuleBuilder(const LocationMap &locations, DiagnosticEngine &diags)
+    : builder_(std::make_unique<astbuilder::ASTBuilder>(locations, diags)) {}
+
+ModuleBuilder::~ModuleBuilder() = default;
+
+void ModuleBuilder::add(grammar::PykParser::StmtContext *stmt) {
+  builder_->topLevelStatement(stmt, body_);
+}
+
+std::unique_ptr<ast::Module> ModuleBuilder::finish() {
+  return astbuilder::ASTBuilder::module(std::move(body_));
+}
+
+// fileInput : (NEWLINE | stmt)* EOF
 std::unique_ptr<ast::Module> buildModule(grammar::PykParser::FileInputContext *tree, const LocationMap &locations,
                                          DiagnosticEngine &diags) {
-  return astbuilder::ASTBuilder(locations, diags).module(tree);
+  ModuleBuilder builder(locations, diags);
+  for (grammar::PykParser::StmtContext *stmt : tree->stmt())
+    builder.add(stmt);
+  return builder.finish();
 }
 
 ast::ExprPtr buildExpression(grammar::PykParser::EvalInputContext *tree, const LocationMap &locations,

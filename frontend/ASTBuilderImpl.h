@@ -38,7 +38,10 @@ class ASTBuilder {
 public:
   ASTBuilder(const LocationMap &locations, DiagnosticEngine &diags) : loc_(locations), diags_(diags) {}
 
-  std::unique_ptr<Module> module(PykParser::FileInputContext *ctx);
+  /// Appends the AST of one top-level statement to `body`.
+  void topLevelStatement(PykParser::StmtContext *ctx, StmtList &body) { statement(ctx, body); }
+  /// The module of `body`, its docstring taken from its first statement.
+  static std::unique_ptr<Module> module(StmtList body);
   ExprPtr expression(PykParser::EvalInputContext *ctx);
 
 private:

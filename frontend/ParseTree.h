@@ -46,9 +46,32 @@ private:
   SourceRange fallback_;
 };
 
-/// Builds the AST of a file from its parse tree. Reports constructs the
-/// parse tree allows but Python does not (a non-default parameter after a
-/// default one, `f() = 1`, ...) to `diags`.
+namespace astbuilder {
+class ASTBuilder;
+} // namespace astbuilder
+
+/// Builds the AST of a file from the parse trees of its top-level
+/// statements, given in order, one at a time: the caller may free each tree
+/// once it is added. Reports constructs the parse tree allows but Python does
+/// not (a non-default parameter after a default one, `f() = 1`, ...) to
+/// `diags`.
+class ModuleBuilder {
+public:
+  ModuleBuilder(const LocationMap &locations, DiagnosticEngine &diags);
+  ~ModuleBuilder();
+  ModuleBuilder(const ModuleBuilder &) = delete;
+  ModuleBuilder &operator=(const ModuleBuilder &) = delete;
+
+  void add(grammar::PykParser::StmtContext *stmt);
+  /// The module of the statements added so far.
+  std::unique_ptr<ast::Module> finish();
+
+private:
+  std::unique_ptr<astbuilder::ASTBuilder> builder_;
+  ast::StmtList body_;
+};
+
+/// Builds the AST of a file from its whole parse tree, as ModuleBuilder does.
 std::unique_ptr<ast::Module> buildModule(grammar::PykParser::FileInputContext *tree, const LocationMap &locations,
                                          DiagnosticEngine &diags);
 

@@ -15,6 +15,7 @@
 #include "PykParser.h"
 
 #include <algorithm>
+#include <limits>
 #include <set>
 #include <vector>
 
@@ -305,6 +306,24 @@ private:
   bool sawLexerError_ = false;
 };
 
+/// ANTLR's token stream, which keeps every token it has read, with a way to
+/// free those of statements already built.
+class ReleasingTokenStream : public antlr4::CommonTokenStream {
+public:
+  using CommonTokenStream::CommonTokenStream;
+
+  /// Frees the tokens before `index`. The parser may still look back over
+  /// the tokens after it (`LT(-1)` walks back to the previous token on the
+  /// default channel), but never again before it; nor may a reparse.
+  void releaseBefore(size_t index) {
+    for (; released_ < index && released_ < _tokens.size(); ++released_)
+      _tokens[released_].reset();
+  }
+
+private:
+  size_t released_ = 0;
+};
+
 /// The lexer and parser over one text, wired to report into `diags`.
 struct ParserPipeline {
   ParserPipeline(const std::string &text, const LocationMap &locations, DiagnosticEngine &diags)
@@ -317,29 +336,73 @@ struct ParserPipeline {
   /// Runs `rule` in two stages (SLL, then LL with recovery). Returns null
   /// when there were errors, which are then reported.
   template <typename Context> Context *parse(Context *(PykParser::*rule)()) {
+    startFastStage();
+    if (Context *tree = parseFast(rule))
+      return tree;
+    return reparseWithRecovery(rule);
+  }
+
+  /// The first stage: SLL prediction, giving up at the first error.
+  void startFastStage() {
     parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::SLL);
     parser.setErrorHandler(std::make_shared<antlr4::BailErrorStrategy>());
+  }
+
+  /// Runs `rule` once from where the last run stopped. Returns null when
+  /// the first stage failed or the lexer reported errors.
+  template <typename Context> Context *parseFast(Context *(PykParser::*rule)()) {
     Context *tree = nullptr;
     try {
       tree = (parser.*rule)();
     } catch (const antlr4::ParseCancellationException &) {
       tree = nullptr;
     }
-    if (!tree || listener.count != 0) {
-      tokens.fill(); // every lexical error first: they take precedence
-      tokens.seek(0);
-      parser.reset();
-      parser.addErrorListener(&listener);
-      parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
-      parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
-      tree = (parser.*rule)();
-    }
     return listener.count == 0 ? tree : nullptr;
+  }
+
+  /// The second stage: from the start, full LL prediction with error
+  /// recovery, so that the reported errors are the precise ones. Returns
+  /// null when there were errors.
+  template <typename Context> Context *reparseWithRecovery(Context *(PykParser::*rule)()) {
+    tokens.fill(); // every lexical error first: they take precedence
+    tokens.seek(0);
+    parser.reset();
+    parser.addErrorListener(&listener);
+    parser.setErrorHandler(std::make_shared<antlr4::DefaultErrorStrategy>());
+    parser.getInterpreter<antlr4::atn::ParserATNSimulator>()->setPredictionMode(antlr4::atn::PredictionMode::LL);
+    Context *tree = (parser.*rule)();
+    return listener.count == 0 ? tree : nullptr;
+  }
+
+  /// The first stage over a whole file, one top-level statement at a time:
+  /// each statement's AST is built as soon as it is parsed, and its parse
+  /// tree and (one statement later) its tokens are freed, so that memory
+  /// follows the largest statement, not the file (a parse tree takes some
+  /// 500 bytes per byte of source, the tokens some 100). Returns false when
+  /// the stage failed; the tokens are then gone, and a second stage needs a
+  /// new pipeline.
+  bool buildEachStatement(ModuleBuilder &builder) {
+    startFastStage();
+    size_t previousStart = 0;
+    for (;;) {
+      PykParser::FileItemContext *item = parseFast(&PykParser::fileItem);
+      if (!item)
+        return false;
+      const size_t start = item->getStart()->getTokenIndex();
+      PykParser::StmtContext *stmt = item->stmt();
+      if (stmt)
+        builder.add(stmt);
+      parser.getTreeTracker().reset(); // the parser owns every tree node
+      if (!stmt)
+        return true; // end of file
+      tokens.releaseBefore(previousStart);
+      previousStart = start;
+    }
   }
 
   antlr4::ANTLRInputStream input;
   PykLexer lexer;
-  antlr4::CommonTokenStream tokens;
+  ReleasingTokenStream tokens;
   PykParser parser;
   DiagnosticListener listener;
 };
@@ -353,8 +416,24 @@ struct ParserPipeline {
 std::unique_ptr<ast::Module> parseModule(const SourceFile &file, DiagnosticEngine &diags) {
   LocationMap locations(file);
   try {
-    ParserPipeline pipeline(file.text(), locations, diags);
-    PykParser::FileInputContext *tree = pipeline.parse(&PykParser::fileInput);
+    // Syntax errors take precedence over what the AST builder reports, as
+    // if the whole file were parsed first: the first stage's reports are
+    // held back until the last statement has parsed. If it fails, the
+    // second stage reads the file again and finds its lexical errors again.
+    DiagnosticEngine held(file);
+    held.setErrorLimit(std::numeric_limits<unsigned>::max());
+    {
+      ParserPipeline firstStage(file.text(), locations, held);
+      ModuleBuilder builder(locations, held);
+      if (firstStage.buildEachStatement(builder)) {
+        for (const Diagnostic &diagnostic : held.diagnostics())
+          diags.report(diagnostic);
+        std::unique_ptr<ast::Module> module = builder.finish();
+        return diags.hasErrors() ? nullptr : std::move(module);
+      }
+    }
+    ParserPipeline secondStage(file.text(), locations, diags);
+    PykParser::FileInputContext *tree = secondStage.reparseWithRecovery(&PykParser::fileInput);
     if (!tree)
       return nullptr;
     std::unique_ptr<ast::Module> module = buildModule(tree, locations, diags);

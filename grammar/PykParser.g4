@@ -31,6 +31,11 @@ options { tokenVocab = PykLexer; }
 /// A whole file.
 fileInput : (NEWLINE | stmt)* EOF;
 
+/// The same file read one top-level statement at a time: the parser calls
+/// this until it matches EOF, so that each statement's parse tree can be
+/// freed once its AST is built (frontend/Parser.cpp).
+fileItem : NEWLINE* (stmt | EOF);
+
 /// One expression (or tuple) alone, e.g. a signature string
 /// "void(float32[:], float32[:])" re-parsed from a decorator argument.
 /// Leading spaces in the string give an INDENT (and a DEDENT at its end),

@@ -1,6 +1,8 @@
 //===- NVPTXTarget.cpp - Optimise LLVM IR and emit PTX ---------------------===//
 #include "NVPTXTarget.h"
 
+#include "InlineSingleCalls.h"
+
 #include "llvm/ADT/SmallString.h"
 #include "llvm/Analysis/CGSCCPassManager.h"
 #include "llvm/Analysis/LoopAnalysisManager.h"
@@ -104,8 +106,12 @@ void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned
   static const llvm::OptimizationLevel levels[] = {llvm::OptimizationLevel::O0, llvm::OptimizationLevel::O1,
                                                    llvm::OptimizationLevel::O2, llvm::OptimizationLevel::O3};
   const llvm::OptimizationLevel level = levels[std::min(optLevel, 3u)];
-  llvm::ModulePassManager passes = level == llvm::OptimizationLevel::O0 ? builder.buildO0DefaultPipeline(level)
-                                                                        : builder.buildPerModuleDefaultPipeline(level);
+  if (level == llvm::OptimizationLevel::O0) {
+    builder.buildO0DefaultPipeline(level).run(module, modules);
+    return;
+  }
+  inlineSingleCalls(module);
+  llvm::ModulePassManager passes = builder.buildPerModuleDefaultPipeline(level);
   passes.run(module, modules);
 }
 

@@ -32,8 +32,10 @@ createNVPTXTargetMachine(const std::string &arch, unsigned optLevel, bool fuseMu
 /// Sets the module's triple and data layout to the target machine's.
 void prepareModule(llvm::Module &module, llvm::TargetMachine &machine);
 
-/// Runs the default per-module pipeline for `optLevel` (0-3), with the NVPTX
-/// target's own passes (NVVMReflect, address-space inference) registered.
+/// Runs the default per-module pipeline for `optLevel` (0-3), with the
+/// target's own passes (for NVPTX: NVVMReflect, address-space inference)
+/// registered; above 0, inlines once-called functions first
+/// (InlineSingleCalls.h).
 void optimizeModule(llvm::Module &module, llvm::TargetMachine &machine, unsigned optLevel);
 
 /// True when LLVM's --time-passes option is on (the driver then times its
