@@ -247,7 +247,7 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
   }
 
   std::unique_ptr<ModuleInfo> info =
-      timed(result.times, "semantic analysis", [&] { return checkModule(*module, diags); });
+      timed(result.times, "semantic analysis", [&] { return checkModule(*module, diags, options.sema); });
   if (diags.hasErrors())
     return failed();
 

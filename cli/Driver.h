@@ -14,6 +14,7 @@
 #define PYK_CLI_DRIVER_H
 
 #include "Diagnostics.h"
+#include "Sema.h"
 
 #include <optional>
 #include <string>
@@ -49,6 +50,8 @@ struct Options {
   /// --emit=host: embed this PTX (nvcc's, from the CUDA C++ backend)
   /// instead of compiling the kernels to PTX with LLVM.
   std::optional<std::string> embeddedPtx;
+  /// Kernel signatures from the build (pykc --signature NAME=SIGNATURE).
+  SemaOptions sema;
   /// --emit=host: also embed a cubin for each of these architectures
   /// (ptxas on the PTX for it), so that those GPUs load without JIT.
   std::vector<std::string> cubinArchs;

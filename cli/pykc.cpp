@@ -109,6 +109,13 @@ llvm::cl::opt<bool> noLineDirectives("no-line-directives",
                                      llvm::cl::desc("Leave out the #line directives in --emit=cuda output"),
                                      llvm::cl::cat(pykCategory));
 
+llvm::cl::list<std::string> signatures(
+    "signature",
+    llvm::cl::desc("A type signature for kernel NAME, in any form @cuda.jit takes: for a lazily typed kernel "
+                   "(plain @cuda.jit), or one more version of a typed one (repeatable; one overload of the launch "
+                   "function per signature)"),
+    llvm::cl::value_desc("NAME=SIGNATURE"), llvm::cl::cat(pykCategory));
+
 /// Reads the input, or reports why not (exit code 2).
 std::optional<pyk::SourceFile> readInput(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
@@ -141,6 +148,9 @@ std::string unitIdentity(const pyk::SourceFile &file, const pyk::driver::Options
   key += options.narrowIndices ? "index-bits=32;" : "";
   key += options.fuseMultiplyAdd ? "" : "fmad=false;";
   key += options.embeddedPtx ? "embedded-ptx;" : "";
+  for (const auto &[kernel, texts] : options.sema.signatures)
+    for (const std::string &text : texts)
+      key += "signature=" + kernel + "=" + text + ";";
   return llvm::utohexstr(llvm::xxh3_64bits(llvm::StringRef(key)), /*LowerCase=*/true, /*Width=*/16);
 }
 
@@ -235,6 +245,17 @@ int main(int argc, char **argv) {
   options.checked = checked;
   options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());
   options.remarks = remarks;
+  for (const std::string &given : signatures) {
+    const size_t equals = given.find('=');
+    const std::string name = llvm::StringRef(given.substr(0, equals)).trim().str();
+    if (equals == std::string::npos || name.empty() || llvm::StringRef(given.substr(equals + 1)).trim().empty()) {
+      llvm::WithColor::error(llvm::errs(), "pykc") << "--signature '" << given
+                                                   << "': write NAME=SIGNATURE, as in --signature "
+                                                      "'scale=void(float32[:], float32)'\n";
+      return UsageError;
+    }
+    options.sema.signatures[name].push_back(given.substr(equals + 1));
+  }
   options.compilerVersion = PYK_VERSION;
   options.baseName = llvm::sys::path::stem(inputFile == "-" ? "stdin.pyk" : inputFile.getValue()).str();
   options.unitId = unitIdentity(*file, options);

@@ -1,6 +1,6 @@
 # pyk_add_kernels(TARGET <target> KERNELS a.pyk [b.pyk ...]
 #                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED]
-#                 [INDEX_BITS 32])
+#                 [INDEX_BITS 32] [SIGNATURES NAME "sig" [NAME "sig" ...]])
 #
 # Compiles each .pyk file with pykc at build time (again whenever it changes)
 # into NAME.pyk.h, NAME.pyk.cpp (the launch functions, with the PTX embedded)
@@ -25,8 +25,15 @@
 # INDEX_BITS 32: array element offsets in 32-bit arithmetic, which is faster
 # on a GPU (pykc --index-bits=32); each launch then checks that every array
 # argument has fewer than 2^31 elements (pyk::ShapeError). Default 64.
+# SIGNATURES: type signatures of kernels, as pairs of a kernel's name and a
+# signature in any form @cuda.jit takes ("void(float32[:], float32)",
+# "(float32[::1], int32)"): the types of a lazily typed kernel (plain
+# @cuda.jit, as most Numba kernels are), or more versions of a typed one; a
+# name given several times gets a version per signature, and its launch
+# function an overload per version (pykc --signature NAME=SIG). With several
+# KERNELS files, a signature goes to the file that has `def NAME`.
 function(pyk_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS" "KERNELS;ARCH")
+  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS" "KERNELS;ARCH;SIGNATURES")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
     message(FATAL_ERROR "pyk_add_kernels: TARGET must name an existing target (got '${PYK_TARGET}')")
   endif()
@@ -71,6 +78,15 @@ function(pyk_add_kernels)
     set(cubin_flag "--cubin=${cubin_archs}")
   endif()
 
+  list(LENGTH PYK_SIGNATURES signature_words)
+  math(EXPR odd "${signature_words} % 2")
+  if(odd)
+    message(FATAL_ERROR "pyk_add_kernels: SIGNATURES takes pairs of a kernel's name and a signature, as in "
+                        "SIGNATURES scale \"void(float32[:], float32)\"")
+  endif()
+  list(LENGTH PYK_KERNELS kernel_files)
+  set(signatures_used "")
+
   set(out_dir "${CMAKE_CURRENT_BINARY_DIR}/pyk_kernels/${PYK_TARGET}")
   set(names_seen "")
   foreach(kernel IN LISTS PYK_KERNELS)
@@ -87,6 +103,26 @@ function(pyk_add_kernels)
                           "Rename one, or put them in two targets.")
     endif()
     list(APPEND names_seen "${name}")
+    # This file's signatures: all of them when it is the only file (pykc
+    # then reports a name it does not define), else those it has a `def` of.
+    set(signature_flags "")
+    if(signature_words GREATER 0)
+      if(NOT kernel_files EQUAL 1)
+        file(READ "${kernel_path}" kernel_text)
+        set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS "${kernel_path}")
+      endif()
+      math(EXPR last "${signature_words} - 1")
+      foreach(at RANGE 0 ${last} 2)
+        math(EXPR next "${at} + 1")
+        list(GET PYK_SIGNATURES ${at} signature_name)
+        list(GET PYK_SIGNATURES ${next} signature_text)
+        if(kernel_files EQUAL 1 OR kernel_text MATCHES "def[ \t]+${signature_name}[ \t]*\\(")
+          list(APPEND signature_flags "--signature=${signature_name}=${signature_text}")
+          list(APPEND signatures_used "${signature_name}")
+        endif()
+      endforeach()
+    endif()
+    list(APPEND code_flags_here ${code_flags} ${signature_flags})
     set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.cpu.o")
     if(PYK_BACKEND STREQUAL "cuda")
       string(REPLACE "sm_" "compute_" virtual_arch "${ptx_arch}")
@@ -95,23 +131,33 @@ function(pyk_add_kernels)
       add_custom_command(
         OUTPUT ${outputs} ${cu} ${ptx}
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${code_flags} -o "${cu}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${code_flags_here} -o "${cu}"
         COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk (CUDA C++ through nvcc)"
         VERBATIM)
     else()
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
         DEPENDS "${kernel_path}" pyk::pykc
         COMMENT "pykc ${name}.pyk"
         VERBATIM)
     endif()
+    set(code_flags_here "")
     target_sources(${PYK_TARGET} PRIVATE ${outputs})
     set_source_files_properties("${out_dir}/${name}.pyk.cpu.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
   endforeach()
+  if(signature_words GREATER 0 AND NOT kernel_files EQUAL 1)
+    foreach(at RANGE 0 ${last} 2)
+      list(GET PYK_SIGNATURES ${at} signature_name)
+      if(NOT signature_name IN_LIST signatures_used)
+        message(FATAL_ERROR "pyk_add_kernels: SIGNATURES gives a signature for '${signature_name}', but no file "
+                            "in KERNELS has 'def ${signature_name}('")
+      endif()
+    endforeach()
+  endif()
   target_include_directories(${PYK_TARGET} PRIVATE "${out_dir}")
   target_link_libraries(${PYK_TARGET} PRIVATE pyk::runtime)
 endfunction()

@@ -384,6 +384,9 @@ public:
   /// The name a walrus (`v := ...`) binds, so that its later uses are not
   /// reported again as undefined.
   std::string boundName;
+  /// A list display's elements: a list of signatures is the one list pyk
+  /// reads (`@cuda.jit(["void(float32[:])", "void(float64[:])"])`).
+  std::vector<ExprPtr> elements;
 };
 
 //===----------------------------------------------------------------------===//

@@ -358,8 +358,14 @@ ExprPtr ASTBuilder::atom(PykParser::AtomContext *ctx) {
     return make<TupleExpr>(where, std::move(elements));
   }
   if (auto *list = dynamic_cast<PykParser::ListAtomContext *>(ctx)) {
-    const bool comprehension = list->testlistComp() && list->testlistComp()->comprehension();
-    return unsupported(where, comprehension ? UnsupportedSyntax::ListComprehension : UnsupportedSyntax::ListDisplay);
+    PykParser::TestlistCompContext *inside = list->testlistComp();
+    if (inside && inside->comprehension())
+      return unsupported(where, UnsupportedSyntax::ListComprehension);
+    auto display = make<UnsupportedExpr>(where, UnsupportedSyntax::ListDisplay);
+    if (inside)
+      for (PykParser::StarNamedExprContext *element : inside->starNamedExpr())
+        display->elements.push_back(starNamedExpr(element));
+    return display;
   }
   auto *braces = static_cast<PykParser::DictOrSetAtomContext *>(ctx);
   PykParser::DictOrSetMakerContext *maker = braces->dictOrSetMaker();

@@ -25,6 +25,16 @@ void DiagnosticEngine::report(Diagnostic diagnostic) {
       diagnostics_.push_back(std::move(diagnostic));
     return;
   }
+  // One text checked once per type signature (Sema's instances) says the
+  // same thing each time: once is enough, with its notes.
+  const bool repeated = !reported_
+                             .insert({static_cast<int>(diagnostic.severity), diagnostic.range.begin.offset,
+                                      diagnostic.range.end.offset, diagnostic.message})
+                             .second;
+  if (repeated) {
+    droppingNotes_ = true;
+    return;
+  }
   if (diagnostic.severity == Severity::Error)
     ++errorCount_;
   droppingNotes_ = limitReached();

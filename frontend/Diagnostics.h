@@ -13,7 +13,9 @@
 
 #include "llvm/Support/raw_ostream.h"
 
+#include <set>
 #include <string>
+#include <tuple>
 #include <vector>
 
 namespace pyk {
@@ -65,7 +67,9 @@ public:
   DiagnosticBuilder remark(SourceRange range) { return {*this, Severity::Remark, range}; }
 
   /// Records a finished diagnostic. Once the error limit is reached further
-  /// errors and their notes are dropped (see limitReached).
+  /// errors and their notes are dropped (see limitReached), and so is a
+  /// repeat of an error, warning or remark already recorded (same place,
+  /// same message), with its notes.
   void report(Diagnostic diagnostic);
 
   const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
@@ -80,6 +84,8 @@ public:
 private:
   const SourceFile &file_;
   std::vector<Diagnostic> diagnostics_;
+  /// Severity, range and message of each error, warning and remark.
+  std::set<std::tuple<int, uint32_t, uint32_t, std::string>> reported_;
   unsigned errorCount_ = 0;
   unsigned errorLimit_ = 50;
   bool droppingNotes_ = false;

@@ -22,9 +22,9 @@
 
 namespace pyk {
 
-std::unique_ptr<ModuleInfo> checkModule(ast::Module &module, DiagnosticEngine &diags) {
+std::unique_ptr<ModuleInfo> checkModule(ast::Module &module, DiagnosticEngine &diags, const SemaOptions &options) {
   auto info = std::make_unique<ModuleInfo>();
-  sema::Sema(module, diags, *info).run();
+  sema::Sema(module, diags, *info, options).run();
   return info;
 }
 
@@ -34,8 +34,8 @@ using namespace ast;
 using llvm::dyn_cast;
 using llvm::isa;
 
-Sema::Sema(Module &module, DiagnosticEngine &diags, ModuleInfo &info)
-    : module_(module), realDiags_(diags), diags_(&diags), info_(info), types_(info.types) {}
+Sema::Sema(Module &module, DiagnosticEngine &diags, ModuleInfo &info, const SemaOptions &options)
+    : module_(module), options_(options), realDiags_(&diags), diags_(&diags), info_(info), types_(info.types) {}
 
 Symbol *Sema::addSymbol(std::map<std::string, Symbol *> &scope, Symbol symbol) {
   info_.symbols.push_back(std::make_unique<Symbol>(std::move(symbol)));
@@ -74,23 +74,28 @@ void Sema::run() {
   }
   for (StmtPtr &stmt : module_.body)
     checkModuleStatement(*stmt);
+  checkBuildSignatureNames();
   // Every signature first: a call checks its arguments against its
   // callee's parameters, and the call graph needs to know the kernels.
-  std::vector<bool> signatureChecked;
-  for (FunctionInfo &function : info_.functions)
-  {
-    const unsigned errorsBefore = realDiags_.errorCount();
-    signatureChecked.push_back(checkSignature(function));
-    if (realDiags_.errorCount() != errorsBefore)
+  // A kernel's versions after the first are added as this goes.
+  std::vector<bool> signatureChecked(info_.functions.size(), false);
+  const size_t defined = info_.functions.size();
+  for (size_t index = 0; index < defined; ++index) {
+    FunctionInfo &function = info_.functions[index];
+    const unsigned errorsBefore = realDiags_->errorCount();
+    signatureChecked[index] = checkSignature(function);
+    if (realDiags_->errorCount() != errorsBefore)
       signatureErrors_.insert(&function);
   }
+  signatureChecked.resize(info_.functions.size(), true);
   orderFunctions();
   for (size_t index : info_.definitionOrder) {
-    if (realDiags_.limitReached())
+    if (realDiags_->limitReached())
       return;
-    if (signatureChecked[index])
+    if (signatureChecked[index] && !info_.functions[index].generic)
       checkFunction(info_.functions[index]);
   }
+  finishDefinitionOrder();
 }
 
 void Sema::checkModuleStatement(Stmt &stmt) {
@@ -270,11 +275,46 @@ bool Sema::checkSignature(FunctionInfo &function) {
   auto &def = const_cast<FunctionDef &>(*function.def);
   function_ = &function;
   functionScope_.clear();
-  std::optional<Signature> signature;
-  if (!checkDecorators(def, function, signature)) {
+  std::vector<Signature> signatures;
+  if (!checkDecorators(def, function, signatures)) {
     function_ = nullptr;
     return false;
   }
+  if (function.kind == FunctionKind::Kernel)
+    for (Signature &fromBuild : buildSignatures(def))
+      signatures.push_back(std::move(fromBuild));
+  else if (options_.signatures.count(def.name))
+    error(def.nameRange) << "the build gives a signature for '" << def.name
+                         << "', a device function: device functions take their types from their calls (or their "
+                            "own signature); give signatures to kernels";
+  if (function.kind == FunctionKind::Device && signatures.size() > 1) {
+    error(signatures[1].range) << "a device function takes one signature; without one, pyk compiles a version "
+                                  "for each set of argument types it is called with";
+    signatures.resize(1);
+  }
+  // The same parameter types twice (float32[:] and float32[::1]) are one
+  // kernel.
+  std::vector<Signature> distinct;
+  for (Signature &signature : signatures) {
+    bool seen = false;
+    for (const Signature &earlier : distinct)
+      seen |= earlier.params == signature.params;
+    if (!seen)
+      distinct.push_back(std::move(signature));
+  }
+  checkTypes(function, distinct.empty() ? std::nullopt : std::optional<Signature>(distinct.front()));
+  for (size_t i = 1; i < distinct.size(); ++i) {
+    FunctionInfo &version = addVersion(function);
+    function_ = &version;
+    functionScope_.clear();
+    checkTypes(version, distinct[i]);
+  }
+  function_ = nullptr;
+  return true;
+}
+
+void Sema::checkTypes(FunctionInfo &function, const std::optional<Signature> &signature) {
+  auto &def = const_cast<FunctionDef &>(*function.def);
   checkParameters(def, function, signature);
   const bool annotated = def.returns && !isa<NoneLiteralExpr>(*def.returns);
   if (function.kind == FunctionKind::Kernel) {
@@ -302,8 +342,6 @@ bool Sema::checkSignature(FunctionInfo &function) {
       function.returnType = types_.errorType();
     }
   }
-  function_ = nullptr;
-  return true;
 }
 
 void Sema::checkFunction(FunctionInfo &function) {
@@ -318,9 +356,9 @@ void Sema::checkFunction(FunctionInfo &function) {
                        param->type->scalarKind() == ScalarKind::Float64;
   float64Warnings_.clear();
   sawRejectedStatement_ = false;
-  const unsigned errorsBefore = realDiags_.errorCount();
+  const unsigned errorsBefore = realDiags_->errorCount();
   checkBodyToFixpoint(function);
-  if (realDiags_.errorCount() != errorsBefore)
+  if (realDiags_->errorCount() != errorsBefore)
     bodyErrors_.insert(&function);
   for (const auto &[offset, located] : float64Warnings_)
     warning(located.first) << located.second;
@@ -341,7 +379,7 @@ void Sema::finishReturnType(FunctionInfo &function) {
   }
 }
 
-bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature) {
+bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::vector<Signature> &signatures) {
   if (def.decorators.empty()) {
     error(def.nameRange) << "function '" << def.name
                          << "' has no @cuda.jit decorator; pyk compiles kernels (@cuda.jit) and device functions "
@@ -389,21 +427,21 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::option
     return false;
   }
   if (call)
-    checkDecoratorOptions(*call, function, signature);
+    checkDecoratorOptions(*call, function, signatures);
   return true;
 }
 
-void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature) {
+void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::vector<Signature> &signatures) {
   if (call.args.size() > 1)
-    error(call.args[1]->range()) << "@cuda.jit takes at most one signature";
+    error(call.args[1]->range()) << "@cuda.jit takes one signature or a list of them, as its first argument";
   if (!call.args.empty())
-    signature = evaluateSignature(*call.args[0]);
+    signatures = evaluateSignatures(*call.args[0]);
   for (KeywordArgument &keyword : call.keywords) {
     const std::string &name = keyword.name;
     if (name == "device" || name == "fastmath" || name == "lineinfo" || name == "debug" || name == "inline" ||
         name == "cache") {
       // Only True or False will do: say so once, whatever else the value is.
-      DiagnosticEngine scratch(realDiags_.file());
+      DiagnosticEngine scratch(realDiags_->file());
       DiagnosticEngine *saved = std::exchange(diags_, &scratch);
       checkValue(*keyword.value);
       diags_ = saved;
@@ -465,7 +503,7 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
 /// max_registers=N (1 to 255, PTX's limit per thread); launch_bounds=T,
 /// (T,) or (T, minBlocks), T the most threads per block (1 to 1024).
 void Sema::checkResourceOption(KeywordArgument &keyword, FunctionInfo &function) {
-  DiagnosticEngine scratch(realDiags_.file());
+  DiagnosticEngine scratch(realDiags_->file());
   DiagnosticEngine *saved = std::exchange(diags_, &scratch);
   checkValue(*keyword.value);
   diags_ = saved;
@@ -504,7 +542,8 @@ void Sema::checkResourceOption(KeywordArgument &keyword, FunctionInfo &function)
 void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature) {
   // A signature that was written but had errors already said what is wrong.
   auto *decoratorCall = dyn_cast<CallExpr>(def.decorators.front().get());
-  const bool signatureWritten = decoratorCall && !decoratorCall->args.empty();
+  const bool signatureWritten =
+      (decoratorCall && !decoratorCall->args.empty()) || options_.signatures.count(def.name) != 0;
   size_t normalCount = 0;
   for (Parameter &param : def.params)
     normalCount += param.kind == Parameter::Kind::Normal;
@@ -513,10 +552,12 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
                             << (signature->params.size() == 1 ? "" : "s") << " but '" << def.name << "' has "
                             << normalCount << " parameter" << (normalCount == 1 ? "" : "s");
   }
-  if (signature && function.kind == FunctionKind::Kernel && !signature->returnType->isVoid())
+  if (signature && function.kind == FunctionKind::Kernel && signature->returnType && !signature->returnType->isVoid())
     error(signature->range) << "a kernel returns nothing; its signature must be 'void(...)'";
 
   unsigned index = 0;
+  std::vector<const Type *> declared;
+  bool untyped = false;
   for (Parameter &param : def.params) {
     if (param.kind != Parameter::Kind::Normal) {
       static const char *what[] = {"", "positional-only markers ('/')", "'*args' parameters",
@@ -537,27 +578,26 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
                                        << " but the signature gives " << fromSignature->str();
       note(signature->paramRanges[index]) << "the signature's type for '" << param.name << "' is here";
     }
-    if (!type && !param.annotation && !signatureWritten) {
-      if (function.kind == FunctionKind::Kernel)
-        error(param.range) << "parameter '" << param.name << "' has no type; annotate it ('" << param.name
-                           << ": float32[:]') or give the kernel a signature ('@cuda.jit(\"void(float32[:], "
-                              "...)\")')";
-      else
-        error(param.range) << "parameter '" << param.name
-                           << "' has no type; pyk compiles one version of each device function, so annotate it ('"
-                           << param.name << ": float32') or give a signature ('@cuda.jit(\"float32(float32, "
-                              "...)\", device=True)')";
-    }
+    // No type from anywhere: a device function is then generic, as in Numba
+    // (a version per set of argument types); a kernel is an error.
+    const bool genericParam = !type && !param.annotation && !signatureWritten;
+    if (genericParam && function.kind == FunctionKind::Device)
+      function.generic = true;
+    untyped |= genericParam;
+    declared.push_back(type);
     if (functionScope_.count(param.name)) {
       error(param.range) << "duplicate parameter '" << param.name << "'";
       continue;
     }
-    Symbol *symbol = addSymbol(functionScope_, Symbol{SymbolKind::Parameter, param.name, param.range,
-                                                      type ? type : types_.errorType(), std::nullopt,
-                                                      ScalarKind::Bool, Builtin::None, nullptr, index});
+    const Type *symbolType = type ? type : genericParam && function.kind == FunctionKind::Device ? nullptr
+                                                                                               : types_.errorType();
+    Symbol *symbol = addSymbol(functionScope_, Symbol{SymbolKind::Parameter, param.name, param.range, symbolType,
+                                                      std::nullopt, ScalarKind::Bool, Builtin::None, nullptr, index});
     function.params.push_back(symbol);
     ++index;
   }
+  if (untyped && function.kind == FunctionKind::Kernel)
+    reportUntypedKernel(def, declared);
 }
 
 /// `bool[:]` means an array of bools to pyk, but Python evaluates
@@ -579,18 +619,20 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
   auto &def = const_cast<FunctionDef &>(*function.def);
   constexpr int maxRounds = 8;
   for (int round = 0; round < maxRounds; ++round) {
-    DiagnosticEngine scratch(realDiags_.file());
+    DiagnosticEngine scratch(realDiags_->file());
     diags_ = &scratch;
     localTypesChanged_ = false;
+    function.callees.clear(); // a pass whose types had not settled may have called other versions
     flow_ = FlowState();
     resetReturnInference();
     guarded_.clear();
     warnedGridIndices_.clear();
     checkBlock(def.body);
-    diags_ = &realDiags_;
+    diags_ = realDiags_;
     if (!localTypesChanged_)
       break;
   }
+  function.callees.clear();
   flow_ = FlowState();
   resetReturnInference();
   guarded_.clear();

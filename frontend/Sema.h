@@ -14,8 +14,11 @@
 #include "Symbols.h"
 #include "Types.h"
 
+#include <deque>
+#include <map>
 #include <memory>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace pyk {
@@ -37,11 +40,25 @@ struct FunctionOptions {
   unsigned minBlocksPerMultiprocessor = 0;
 };
 
-/// What Sema learned about one kernel or device function.
+/// What Sema learned about one kernel or device function, compiled for one
+/// type signature.
 struct FunctionInfo {
+  /// The definition; for a function compiled for several signatures, a copy
+  /// of it per signature (ASTClone.h), each with its own annotations.
   const ast::FunctionDef *def = nullptr;
   FunctionKind kind = FunctionKind::Kernel;
   FunctionOptions options;
+  /// A device function with parameters of no declared type, as Numba's
+  /// lazily typed ones: never compiled itself, but once per distinct tuple
+  /// of argument types it is called with (its instances).
+  bool generic = false;
+  /// An instance: the generic device function, or the kernel of several
+  /// signatures, that this is one version of.
+  const FunctionInfo *instanceOf = nullptr;
+  /// One of several versions of one definition that are compiled: what
+  /// tells this one apart in generated names (`float32_1d_float32`, from
+  /// the parameter types). Empty for a definition compiled once.
+  std::string versionTag;
   std::vector<const Symbol *> params;
   /// Locals in order of their first assignment.
   std::vector<const Symbol *> locals;
@@ -65,10 +82,14 @@ struct FunctionInfo {
 struct ModuleInfo {
   TypeContext types;
   std::vector<std::unique_ptr<Symbol>> symbols;
-  /// In source order.
-  std::vector<FunctionInfo> functions;
-  /// Indices into `functions`, every function after the device functions it
-  /// calls (source order otherwise): the order in which to define them.
+  /// In source order, then the instances in the order they were made (a
+  /// deque: Sema keeps pointers to its elements while adding more).
+  std::deque<FunctionInfo> functions;
+  /// The copies of definitions that instances are checked on.
+  std::vector<std::unique_ptr<ast::FunctionDef>> instanceDefs;
+  /// Indices into `functions` of what is compiled, every function after
+  /// the device functions it calls (source order otherwise): the order in
+  /// which to define them. Generic device functions are not in it.
   std::vector<size_t> definitionOrder;
 
   const FunctionInfo *infoFor(const ast::FunctionDef *def) const {
@@ -79,10 +100,19 @@ struct ModuleInfo {
   }
 };
 
+/// What the build says about the module beyond its text.
+struct SemaOptions {
+  /// Signatures of kernels, by kernel name (`pykc --signature NAME=SIG`),
+  /// in any spelling a decorator takes: for lazily typed kernels, whose
+  /// file gives no types, and for more versions of typed ones.
+  std::map<std::string, std::vector<std::string>> signatures;
+};
+
 /// Resolves names and checks types in `module`, annotating its nodes.
 /// Always returns the info; the program is valid only if `diags` has no
 /// errors afterwards.
-std::unique_ptr<ModuleInfo> checkModule(ast::Module &module, DiagnosticEngine &diags);
+std::unique_ptr<ModuleInfo> checkModule(ast::Module &module, DiagnosticEngine &diags,
+                                        const SemaOptions &options = {});
 
 } // namespace pyk
 

@@ -520,6 +520,27 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
     note(symbol.definition) << "'" << name << "' is defined here";
     return setType(expr, types_.errorType());
   }
+  if (callee->generic) {
+    // Numba's lazily typed device function: the version for these argument
+    // types (the declared type where a parameter has one).
+    if (callee->recursive)
+      return setType(expr, types_.errorType());
+    std::vector<const Type *> paramTypes;
+    for (size_t i = 0; i < expr.args.size(); ++i) {
+      const Type *declared = callee->params[i]->type;
+      const Type *argType = expr.args[i]->type;
+      if (!declared && argType->isTuple()) {
+        notSupportedYet(expr.args[i]->range(), "passing a tuple to a device function");
+        return setType(expr, types_.errorType());
+      }
+      if (argType->isError() || argType->isVoid())
+        return setType(expr, types_.errorType());
+      paramTypes.push_back(declared ? declared : argType);
+    }
+    callee = instantiate(*callee, paramTypes);
+    if (diags_ == realDiags_)
+      useInstance(*callee, expr.range());
+  }
   for (size_t i = 0; i < expr.args.size(); ++i)
     ok &= checkArgument(*expr.args[i], callee->params[i]->type, *callee->params[i], name);
   function_->synchronises |= callee->synchronises;
@@ -535,7 +556,7 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   }
   if (std::find(function_->callees.begin(), function_->callees.end(), callee) == function_->callees.end())
     function_->callees.push_back(callee);
-  expr.calleeDef = symbol.function;
+  expr.calleeDef = callee->def;
   // A function on a call cycle was reported; its return type may be unknown.
   if (!ok || callee->recursive || !callee->returnType || callee->returnType->isError())
     return setType(expr, types_.errorType());

@@ -78,7 +78,7 @@ std::vector<CallSite> callSites(const FunctionDef &def, const std::map<std::stri
 } // namespace
 
 void Sema::orderFunctions() {
-  std::vector<FunctionInfo> &functions = info_.functions;
+  std::deque<FunctionInfo> &functions = info_.functions;
   std::map<std::string, size_t> functionsByName;
   for (size_t i = 0; i < functions.size(); ++i)
     functionsByName.emplace(functions[i].def->name, i);
@@ -121,6 +121,57 @@ void Sema::orderFunctions() {
   for (size_t i = 0; i < functions.size(); ++i)
     if (state[i] == State::New)
       visit(visit, i);
+}
+
+namespace {
+
+/// `float32_1d_int64`: a version's parameter types, as a name may hold them.
+std::string versionTag(const FunctionInfo &function) {
+  std::string tag;
+  for (const Symbol *param : function.params) {
+    const Type *type = param->type;
+    std::string part = type->isArray() || type->isScalar() ? std::string(scalarName(type->scalarKind())) : "tuple";
+    if (type->isArray())
+      part += "_" + std::to_string(type->rank()) + "d";
+    tag += (tag.empty() ? "" : "_") + part;
+  }
+  return tag.empty() ? "void" : tag;
+}
+
+} // namespace
+
+void Sema::finishDefinitionOrder() {
+  std::deque<FunctionInfo> &functions = info_.functions;
+  std::map<const FunctionInfo *, size_t> indexOf;
+  for (size_t i = 0; i < functions.size(); ++i)
+    indexOf[&functions[i]] = i;
+  std::vector<bool> placed(functions.size(), false);
+  std::vector<size_t> order;
+  auto visit = [&](auto &self, size_t index) -> void {
+    placed[index] = true;
+    for (const FunctionInfo *callee : functions[index].callees)
+      if (!placed[indexOf.at(callee)])
+        self(self, indexOf.at(callee));
+    order.push_back(index);
+  };
+  // Roots: what the file defines with types (a kernel's versions included);
+  // a generic function's instances come in through the calls that use them.
+  for (size_t i = 0; i < functions.size(); ++i) {
+    const FunctionInfo &function = functions[i];
+    const bool genericInstance = function.instanceOf && function.instanceOf->generic;
+    if (!placed[i] && !function.generic && !genericInstance)
+      visit(visit, i);
+  }
+  info_.definitionOrder = std::move(order);
+  std::map<const FunctionDef *, std::vector<FunctionInfo *>> versions;
+  for (size_t index : info_.definitionOrder) {
+    FunctionInfo &function = functions[index];
+    versions[(function.instanceOf ? function.instanceOf : &function)->def].push_back(&function);
+  }
+  for (auto &[def, compiled] : versions)
+    if (compiled.size() > 1)
+      for (FunctionInfo *function : compiled)
+        function->versionTag = versionTag(*function);
 }
 
 } // namespace pyk::sema

@@ -21,6 +21,8 @@ namespace pyk::sema {
 
 /// A parsed signature: `void(float32[:], float32)`.
 struct Signature {
+  /// Null where the signature gives the argument types alone
+  /// (`(float32[:], int32)`).
   const Type *returnType = nullptr;
   std::vector<const Type *> params;
   std::vector<SourceRange> paramRanges;
@@ -29,7 +31,7 @@ struct Signature {
 
 class Sema {
 public:
-  Sema(ast::Module &module, DiagnosticEngine &diags, ModuleInfo &info);
+  Sema(ast::Module &module, DiagnosticEngine &diags, ModuleInfo &info, const SemaOptions &options);
   void run();
 
 private:
@@ -40,13 +42,25 @@ private:
   void declareConstant(ast::AssignStmt &stmt);
   void declareFunction(ast::FunctionDef &def);
   /// Decorator, parameters and declared return type; false when the
-  /// decorator is unusable and the body is not to be checked.
+  /// decorator is unusable and the body is not to be checked. A kernel
+  /// with several signatures gets a version (an instance) per signature
+  /// after the first.
   bool checkSignature(FunctionInfo &function);
+  /// Parameter types (annotations or `signature`) and the declared return
+  /// type of `function`, whose decorator was checked.
+  void checkTypes(FunctionInfo &function, const std::optional<Signature> &signature);
   void checkFunction(FunctionInfo &function);
-  bool checkDecorators(ast::FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature);
-  void checkDecoratorOptions(ast::CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature);
+  bool checkDecorators(ast::FunctionDef &def, FunctionInfo &function, std::vector<Signature> &signatures);
+  void checkDecoratorOptions(ast::CallExpr &call, FunctionInfo &function, std::vector<Signature> &signatures);
+  /// The signatures the build gives `def` (SemaOptions::signatures).
+  std::vector<Signature> buildSignatures(const ast::FunctionDef &def);
+  /// Reports build signatures that name no kernel of the module.
+  void checkBuildSignatureNames();
   void checkResourceOption(ast::KeywordArgument &keyword, FunctionInfo &function);
   void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
+  /// A kernel without types from anywhere: one error at its `def` that shows
+  /// each way to give them, with its own parameters filled in.
+  void reportUntypedKernel(const ast::FunctionDef &def, const std::vector<const Type *> &declared);
   void checkBodyToFixpoint(FunctionInfo &function);
   void warnIfNotPython(const ast::Expr *annotation);
   void resetReturnInference();
@@ -59,11 +73,36 @@ private:
   /// before any body is checked, so that a call can use its callee's
   /// return type.
   void orderFunctions();
+  /// Once every body is checked: info_.definitionOrder from the calls each
+  /// function makes (instances included, generic functions left out), and
+  /// the version tags of definitions compiled more than once.
+  void finishDefinitionOrder();
+
+  // --- Versions of one definition (SemaInstances.cpp) -----------------------
+  /// The instance of `generic` for these parameter types (each the declared
+  /// type, or the argument's where none is declared), made and checked on
+  /// first use; its diagnostics wait in instanceDiagnostics_ until a call
+  /// that stays uses it (useInstance).
+  FunctionInfo *instantiate(const FunctionInfo &generic, const std::vector<const Type *> &paramTypes);
+  /// A copy of `original`'s definition, as a new function of the module
+  /// (not yet checked).
+  FunctionInfo &addVersion(const FunctionInfo &original);
+  /// A call of `instance` in a pass whose diagnostics are real: its
+  /// diagnostics are reported into the caller's, once.
+  void useInstance(const FunctionInfo &instance, SourceRange callRange);
+  /// The per-function state of the function being checked, set aside while
+  /// an instance is checked in the middle of it.
+  struct FunctionState;
+  FunctionState saveFunctionState();
+  void restoreFunctionState(FunctionState &&state);
 
   // --- Types in annotations and signatures (SemaTypeExpr.cpp) --------------
   /// The type an annotation denotes, or null after reporting an error.
   const Type *evaluateTypeExpr(ast::Expr &expr, bool allowVoid);
   std::optional<Signature> evaluateSignature(ast::Expr &expr);
+  /// Every signature `expr` gives: one, or a list of them. Empty after an
+  /// error.
+  std::vector<Signature> evaluateSignatures(ast::Expr &expr);
   std::optional<ScalarKind> scalarTypeNamed(ast::Expr &expr);
 
   // --- Statements (SemaStmt.cpp) --------------------------------------------
@@ -193,7 +232,10 @@ private:
   void notSupportedYet(SourceRange range, const std::string &what);
 
   ast::Module &module_;
-  DiagnosticEngine &realDiags_;
+  const SemaOptions &options_;
+  /// Where the diagnostics of the function being checked go: the module's
+  /// engine, or an instance's own (instanceDiagnostics_).
+  DiagnosticEngine *realDiags_;
   /// Where diagnostics go: the real engine, or a scratch one while local
   /// types are still being inferred.
   DiagnosticEngine *diags_;
@@ -257,6 +299,36 @@ private:
   /// early pass sees `acc += i` while acc is still float32, before the
   /// promotion it warns about widens acc to float64.
   std::map<uint32_t, std::pair<SourceRange, std::string>> float64Warnings_;
+
+  /// The instances of generic device functions, by the generic and the
+  /// parameter types.
+  std::map<std::pair<const FunctionInfo *, std::vector<const Type *>>, FunctionInfo *> instances_;
+  /// What checking each instance reported, and where it was reported to
+  /// already.
+  std::map<const FunctionInfo *, std::unique_ptr<DiagnosticEngine>> instanceDiagnostics_;
+  std::set<std::pair<const DiagnosticEngine *, const FunctionInfo *>> instanceDiagnosticsUsed_;
+};
+
+struct Sema::FunctionState {
+  FunctionInfo *function;
+  std::map<std::string, Symbol *> scope;
+  bool localTypesChanged;
+  FlowState flow;
+  unsigned loopDepth;
+  const ast::Expr *statementValue;
+  const ast::Expr *arrayDefinitionValue;
+  std::optional<ArrayDefinition> pendingArray;
+  const Type *inferredReturnType;
+  const ast::ReturnStmt *firstValueReturn;
+  const ast::ReturnStmt *firstBareReturn;
+  bool returnTypeDeclared;
+  std::set<const Symbol *> guarded;
+  std::set<const Symbol *> warnedGridIndices;
+  bool hasFloat64Data;
+  bool sawRejectedStatement;
+  std::map<uint32_t, std::pair<SourceRange, std::string>> float64Warnings;
+  DiagnosticEngine *diags;
+  DiagnosticEngine *realDiags;
 };
 
 /// "kernel" or "device function", for messages.

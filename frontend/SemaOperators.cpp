@@ -29,7 +29,7 @@ bool Sema::checkLiteralFits(Expr &expr, ScalarKind kind) {
 }
 
 std::string Sema::sourceText(SourceRange range) const {
-  const std::string &text = realDiags_.file().text();
+  const std::string &text = realDiags_->file().text();
   if (!range.isValid() || range.end.offset < range.begin.offset || range.end.offset > text.size())
     return "...";
   return text.substr(range.begin.offset, range.end.offset - range.begin.offset);

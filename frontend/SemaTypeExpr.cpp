@@ -126,4 +126,26 @@ std::optional<Signature> Sema::evaluateSignature(Expr &expr) {
   return signature;
 }
 
+std::vector<Signature> Sema::evaluateSignatures(Expr &expr) {
+  if (auto *list = dyn_cast<UnsupportedExpr>(&expr); list && list->what == UnsupportedSyntax::ListDisplay) {
+    if (list->elements.empty()) {
+      error(expr.range()) << "the list of signatures is empty; give at least one, or none at all";
+      return {};
+    }
+    std::vector<Signature> signatures;
+    bool ok = true;
+    for (ExprPtr &element : list->elements) {
+      std::optional<Signature> signature = evaluateSignature(*element);
+      ok &= signature.has_value();
+      if (signature)
+        signatures.push_back(std::move(*signature));
+    }
+    return ok ? signatures : std::vector<Signature>{};
+  }
+  std::optional<Signature> signature = evaluateSignature(expr);
+  if (!signature)
+    return {};
+  return {std::move(*signature)};
+}
+
 } // namespace pyk::sema

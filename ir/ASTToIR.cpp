@@ -577,6 +577,21 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
   result->sourceName = file.name();
   const std::set<const FunctionInfo *> reached = reachableFromKernels(info);
   lowering::FunctionMap functions;
+  // A version of a definition compiled more than once is named by its
+  // parameter types (`scale_float32_1d_float32`), unless a name of the
+  // file already means something else.
+  std::set<std::string> taken;
+  for (const FunctionInfo &function : info.functions)
+    taken.insert(kernelSymbol(function.def->name));
+  auto symbolFor = [&](const FunctionInfo &function) {
+    if (function.versionTag.empty())
+      return kernelSymbol(function.def->name);
+    const std::string base = kernelSymbol(function.def->name + "_" + function.versionTag);
+    std::string symbol = base;
+    for (unsigned n = 2; !taken.insert(symbol).second; ++n)
+      symbol = base + "_" + std::to_string(n);
+    return symbol;
+  };
   for (size_t index : info.definitionOrder) {
     const FunctionInfo &functionInfo = info.functions[index];
     if (!reached.count(&functionInfo))
@@ -585,7 +600,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     auto function = std::make_unique<Function>(
         functionInfo.kind == FunctionKind::Kernel ? Function::Kind::Kernel : Function::Kind::Device, def.name,
         def.nameRange);
-    function->symbol = kernelSymbol(def.name);
+    function->symbol = symbolFor(functionInfo);
     function->docstring = def.docstring.value_or("");
     function->lineInfo = functionInfo.options.lineinfo;
     function->inlineAlways = functionInfo.options.inlineAlways;

@@ -64,7 +64,8 @@ std::string paramDeclaration(const Variable &param) {
 }
 
 std::string signature(const Function &function) {
-  std::string text = "void " + function.symbol + "(const pyk::Launch &pyk_launch";
+  // Named as in the .pyk file: the versions of a kernel are overloads.
+  std::string text = "void " + kernelSymbol(function.name) + "(const pyk::Launch &pyk_launch";
   for (const Variable *param : function.params)
     text += ", " + paramDeclaration(*param);
   return text + ")";

@@ -1,0 +1,165 @@
+//===- SemaBuildSignatures.cpp - Kernel types that come from the build ----===//
+//
+// Most Numba kernels are lazily typed (`@cuda.jit` with no signature): Numba
+// types them at their first launch. pyk compiles ahead of time, so their
+// types come from the build (`pykc --signature NAME=SIG`, pyk_add_kernels'
+// SIGNATURES), and the file stays as it is. A kernel with no types from
+// anywhere is one error at its `def` that shows every way to give them.
+//
+//===----------------------------------------------------------------------===//
+#include "ASTWalk.h"
+#include "SemaImpl.h"
+
+#include "Parser.h"
+
+#include "llvm/Support/Casting.h"
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+
+std::vector<Signature> Sema::buildSignatures(const FunctionDef &def) {
+  auto it = options_.signatures.find(def.name);
+  if (it == options_.signatures.end())
+    return {};
+  std::vector<Signature> signatures;
+  for (const std::string &text : it->second) {
+    // Read as the text of a string in the decorator would be; its
+    // diagnostics point at the kernel's name, with the text quoted.
+    StringLiteralExpr literal(def.nameRange, text, StringLiteralExpr::Flavor::Text, std::nullopt);
+    DiagnosticEngine scratch(realDiags_->file());
+    DiagnosticEngine *saved = std::exchange(diags_, &scratch);
+    std::vector<Signature> read = evaluateSignatures(literal);
+    diags_ = saved;
+    for (const Diagnostic &diagnostic : scratch.diagnostics()) {
+      Diagnostic located = diagnostic;
+      located.range = def.nameRange;
+      if (diagnostic.severity != Severity::Note)
+        located.message = "in the build's signature '" + text + "' for '" + def.name + "': " + diagnostic.message;
+      realDiags_->report(std::move(located));
+    }
+    for (Signature &signature : read) {
+      signature.range = def.nameRange;
+      signature.paramRanges.assign(signature.params.size(), def.nameRange);
+      signatures.push_back(std::move(signature));
+    }
+  }
+  return signatures;
+}
+
+void Sema::checkBuildSignatureNames() {
+  for (const auto &[name, texts] : options_.signatures) {
+    const Symbol *symbol = lookupGlobal(name);
+    if (symbol && (symbol->kind == SymbolKind::Function || (symbol->type && symbol->type->isError())))
+      continue; // A device function's is reported with its decorator; a rejected definition's already was.
+    const std::string &file = realDiags_->file().name();
+    error(SourceRange(realDiags_->file().locForOffset(0)))
+        << "the build gives a signature for '" << name << "', but " << file.substr(file.find_last_of('/') + 1)
+        << " defines no kernel '" << name << "'";
+  }
+}
+
+namespace {
+
+/// How `name` is used in `def`: as an array of some rank (subscripted,
+/// `.shape`, `len`), as an integer (a bound of range(), an index), or else.
+struct Use {
+  unsigned rank = 0;
+  bool asArray = false;
+  bool asInteger = false;
+};
+
+Use useOf(const FunctionDef &def, const std::string &name) {
+  Use use;
+  auto isName = [&](const Expr *e) {
+    auto *n = e ? dyn_cast<NameExpr>(e) : nullptr;
+    return n && n->name == name;
+  };
+  auto visit = [&](const Expr &e) {
+    forEachExprIn(e, [&](const Expr &inner) {
+      if (auto *subscript = dyn_cast<SubscriptExpr>(&inner)) {
+        if (isName(subscript->object.get())) {
+          use.asArray = true;
+          use.rank = std::max<unsigned>(use.rank, subscript->indices.size());
+        }
+        for (const ExprPtr &index : subscript->indices)
+          use.asInteger |= isName(index.get());
+      } else if (auto *attribute = dyn_cast<AttributeExpr>(&inner)) {
+        if (isName(attribute->object.get()) &&
+            (attribute->attribute == "shape" || attribute->attribute == "size" || attribute->attribute == "ndim"))
+          use.asArray = true;
+      } else if (auto *call = dyn_cast<CallExpr>(&inner)) {
+        auto *callee = dyn_cast<NameExpr>(call->callee.get());
+        if (callee && callee->name == "len" && call->args.size() == 1 && isName(call->args[0].get()))
+          use.asArray = true;
+        if (callee && callee->name == "range")
+          for (const ExprPtr &arg : call->args)
+            use.asInteger |= isName(arg.get());
+      }
+    });
+  };
+  forEachStmtIn(def.body, [&](const Stmt &s) {
+    forEachPart(s, visit, [](const StmtList &) {});
+    if (auto *loop = dyn_cast<ForStmt>(&s))
+      visit(*loop->iterable);
+  });
+  return use;
+}
+
+} // namespace
+
+void Sema::reportUntypedKernel(const FunctionDef &def, const std::vector<const Type *> &declared) {
+  std::string types, annotated;
+  size_t index = 0;
+  for (const Parameter &param : def.params) {
+    if (param.kind != Parameter::Kind::Normal)
+      continue;
+    std::string type;
+    if (index < declared.size() && declared[index] && !declared[index]->isError()) {
+      type = declared[index]->str();
+    } else {
+      const Use use = useOf(def, param.name);
+      if (use.asArray) {
+        type = "float32[";
+        for (unsigned axis = 0; axis < std::max(use.rank, 1u); ++axis)
+          type += axis ? ", :" : ":";
+        type += "]";
+      } else {
+        type = use.asInteger ? "int64" : "float32";
+      }
+    }
+    types += (index ? ", " : "") + type;
+    annotated += (index ? ", " : "") + param.name + ": " + type;
+    ++index;
+  }
+  const std::string signature = "void(" + types + ")";
+  const std::string &path = realDiags_->file().name();
+  const std::string file = path.substr(path.find_last_of('/') + 1);
+  std::string missing;
+  size_t missingCount = 0;
+  index = 0;
+  for (const Parameter &param : def.params) {
+    if (param.kind != Parameter::Kind::Normal)
+      continue;
+    if (index >= declared.size() || !declared[index]) {
+      missing += (missing.empty() ? "'" : ", '") + param.name + "'";
+      ++missingCount;
+    }
+    ++index;
+  }
+  if (missingCount == index)
+    error(def.nameRange) << "kernel '" << def.name
+                         << "' has no parameter types; pyk compiles ahead of time, so they come from the build or "
+                            "from the file";
+  else
+    error(def.nameRange) << "kernel '" << def.name << "' has no type for " << (missingCount == 1 ? "parameter " : "parameters ")
+                         << missing << "; pyk compiles ahead of time, so types come from the build or from the file";
+  note(def.nameRange) << "in the build: 'pykc " << file << " --signature \"" << def.name << "=" << signature
+                      << "\"', or 'pyk_add_kernels(TARGET ... SIGNATURES " << def.name << " \"" << signature
+                      << "\")' in CMake";
+  note(def.nameRange) << "or in the file: '@cuda.jit(\"" << signature << "\")', or annotations 'def " << def.name
+                      << "(" << annotated << ")' (the types shown are guesses from how the parameters are used)";
+}
+
+} // namespace pyk::sema
