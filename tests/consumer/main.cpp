@@ -1,5 +1,6 @@
 // Uses pyk the way the documentation says: include the generated header,
 // move data to the device, launch, copy back, check.
+#include "lazy.pyk.h"
 #include "saxpy.pyk.h"
 #include "vec.ops.pyk.h"
 
@@ -27,7 +28,21 @@ int main() {
   pyk::kernels::vec_ops_pyk::negate({blocks, threads}, dout);
   dout.copy_to_host(out);
 
+  // One kernel, two versions: the overload is chosen by the array's type.
+  std::vector<float> singles(100, 2.0f);
+  std::vector<double> doubles(100, 2.0);
+  auto dsingles = pyk::to_device(singles);
+  auto ddoubles = pyk::to_device(doubles);
+  pyk::kernels::scale_all({1, 128}, dsingles, 1.5f);
+  pyk::kernels::scale_all({1, 128}, ddoubles, 0.25);
+  dsingles.copy_to_host(singles);
+  ddoubles.copy_to_host(doubles);
+
   int wrong = 0;
+  for (float v : singles)
+    wrong += v != 3.0f;
+  for (double v : doubles)
+    wrong += v != 0.5;
   for (int i = 0; i < n; ++i)
     wrong += out[i] != -(2.0f * static_cast<float>(i) + 1.0f);
   for (float v : m)

@@ -2,7 +2,8 @@
 # Installs pyk from BUILD_DIR into a fresh prefix, then configures, builds and
 # runs the consumer project against that prefix alone; then checks that a
 # project with two kernel files of one name in a target fails to configure,
-# naming both.
+# naming both, and that a call of a kernel with a type none of its versions
+# takes fails to compile, listing them.
 # usage: run.sh BUILD_DIR CONSUMER_SOURCE_DIR [CMAKE_ARG...]
 # (CMAKE_ARGs: for the consumer's configuration, e.g. the sanitised build's
 # compiler and flags.)
@@ -30,3 +31,19 @@ if ! tr -s ' \n' '  ' <"$work/duplicate.log" |
   exit 1
 fi
 echo "consumer: duplicate kernel file names rejected"
+
+# A kernel of two versions called with a third type: a compile error at the
+# call that shows both versions.
+cmake -S "$source/wrong_overload" -B "$work/wrong_overload" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" "$@" >/dev/null
+if cmake --build "$work/wrong_overload" >"$work/wrong_overload.log" 2>&1; then
+  echo "FAIL: a call of scale_all with an int32 array compiled" >&2
+  exit 1
+fi
+if ! grep -q "no matching function for call to .*scale_all" "$work/wrong_overload.log" ||
+    ! grep -q "ArrayArgument<float, 1>" "$work/wrong_overload.log" ||
+    ! grep -q "ArrayArgument<double, 1>" "$work/wrong_overload.log"; then
+  echo "FAIL: the message for a call that matches no version is not the expected one:" >&2
+  cat "$work/wrong_overload.log" >&2
+  exit 1
+fi
+echo "consumer: a call matching no version of a kernel does not compile"

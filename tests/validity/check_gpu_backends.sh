@@ -7,7 +7,9 @@
 #     compile with the C++ compiler against the runtime's headers;
 #   - in checked mode (--checked), and with 32-bit offsets (--index-bits=32),
 #     the same for the CUDA C++, the PTX for sm_90 and the host code.
-# No GPU is needed. Files are checked two at a time.
+# No GPU is needed. Files are checked two at a time. A lazily typed file
+# (types from the build) lists them in lines '# build-signature: NAME=SIG',
+# each passed to every pykc run as --signature.
 # usage: check_gpu_backends.sh PYKC NVCC PTXAS SOURCE_ROOT
 set -euo pipefail
 pykc=$1 nvcc=$2 ptxas=$3 root=$4
@@ -15,46 +17,52 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 check_one() {
-  local pyk=$1 out
+  local pyk=$1 out signature
   out="$work/$(echo "$pyk" | md5sum | cut -c1-12)"
   mkdir -p "$out"
-  "$pykc" "$pyk" --emit=cuda -o "$out/k.cu" 2>/dev/null || { echo "SKIP $pyk"; return 0; }
+  local -a signatures=()
+  while IFS= read -r signature; do
+    signatures+=("--signature=$signature")
+  done < <(sed -n 's/^# build-signature: //p' "$pyk")
+  # Every pykc below gets the file's build signatures.
+  pykc() { "$pykc_path" "${signatures[@]}" "$@"; }
+  pykc "$pyk" --emit=cuda -o "$out/k.cu" 2>/dev/null || { echo "SKIP $pyk"; return 0; }
   if ! "$nvcc" -c -arch=sm_90 -Werror all-warnings -o "$out/k.o" "$out/k.cu" >"$out/log" 2>&1; then
     echo "FAIL $pyk: nvcc rejects its CUDA C++:"; cat "$out/log"; return 0
   fi
   for arch in sm_75 sm_80 sm_90; do
-    if ! "$pykc" "$pyk" --emit=ptx --arch="$arch" -o "$out/$arch.ptx" >"$out/log" 2>&1 ||
+    if ! pykc "$pyk" --emit=ptx --arch="$arch" -o "$out/$arch.ptx" >"$out/log" 2>&1 ||
        ! "$ptxas" -arch="$arch" "$out/$arch.ptx" -o "$out/$arch.cubin" >>"$out/log" 2>&1; then
       echo "FAIL $pyk: its PTX for $arch does not assemble:"; cat "$out/log"; return 0
     fi
   done
-  if ! "$pykc" "$pyk" --emit=host -o "$out/host" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --emit=host -o "$out/host" >"$out/log" 2>&1 ||
      ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/host" \
          "$out/host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/host.o" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its host code does not compile:"; cat "$out/log"; return 0
   fi
-  if ! "$pykc" "$pyk" --checked --emit=cuda -o "$out/checked.cu" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --checked --emit=cuda -o "$out/checked.cu" >"$out/log" 2>&1 ||
      ! "$nvcc" -c -arch=sm_90 -Werror all-warnings -o "$out/checked.o" "$out/checked.cu" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: nvcc rejects its checked CUDA C++:"; cat "$out/log"; return 0
   fi
-  if ! "$pykc" "$pyk" --checked --emit=ptx --arch=sm_90 -o "$out/checked.ptx" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --checked --emit=ptx --arch=sm_90 -o "$out/checked.ptx" >"$out/log" 2>&1 ||
      ! "$ptxas" -arch=sm_90 "$out/checked.ptx" -o "$out/checked.cubin" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its checked PTX does not assemble:"; cat "$out/log"; return 0
   fi
-  if ! "$pykc" "$pyk" --checked --emit=host -o "$out/checked-host" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --checked --emit=host -o "$out/checked-host" >"$out/log" 2>&1 ||
      ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/checked-host" \
          "$out/checked-host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/checked-host.o" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its checked host code does not compile:"; cat "$out/log"; return 0
   fi
-  if ! "$pykc" "$pyk" --index-bits=32 --emit=cuda -o "$out/narrow.cu" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --index-bits=32 --emit=cuda -o "$out/narrow.cu" >"$out/log" 2>&1 ||
      ! "$nvcc" -c -arch=sm_90 -Werror all-warnings -o "$out/narrow.o" "$out/narrow.cu" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: nvcc rejects its CUDA C++ with --index-bits=32:"; cat "$out/log"; return 0
   fi
-  if ! "$pykc" "$pyk" --index-bits=32 --emit=ptx --arch=sm_90 -o "$out/narrow.ptx" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --index-bits=32 --emit=ptx --arch=sm_90 -o "$out/narrow.ptx" >"$out/log" 2>&1 ||
      ! "$ptxas" -arch=sm_90 "$out/narrow.ptx" -o "$out/narrow.cubin" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its PTX with --index-bits=32 does not assemble:"; cat "$out/log"; return 0
   fi
-  if ! "$pykc" "$pyk" --index-bits=32 --emit=host -o "$out/narrow-host" >"$out/log" 2>&1 ||
+  if ! pykc "$pyk" --index-bits=32 --emit=host -o "$out/narrow-host" >"$out/log" 2>&1 ||
      ! c++ -std=c++17 -Wall -Wextra -Werror -c -I "$root/runtime/include" -I "$out/narrow-host" \
          "$out/narrow-host/$(basename "$pyk" .pyk).pyk.cpp" -o "$out/narrow-host.o" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its host code with --index-bits=32 does not compile:"; cat "$out/log"; return 0
@@ -62,7 +70,8 @@ check_one() {
   echo "PASS $pyk"
 }
 export -f check_one
-export pykc nvcc ptxas work root
+pykc_path=$pykc
+export pykc_path nvcc ptxas work root
 
 find "$root/examples" "$root/tests/golden" "$root/tests/execution" "$root/tests/numba" -name '*.pyk' -print0 | sort -z |
   xargs -0 -n1 -P2 bash -c 'check_one "$0"' >"$work/results"
