@@ -166,6 +166,8 @@ void Sema::checkImportFrom(ImportFromStmt &stmt) {
   }
   for (const ImportedName &name : stmt.names) {
     const std::string bound = name.asName.empty() ? name.name : name.asName;
+    if (stmt.module == "numba" && (name.name == "njit" || name.name == "jit"))
+      continue; // Decorators only: checkDecorators reads them from the imports.
     if (stmt.module == "numba" && name.name == "cuda") {
       addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
                                      Builtin::CudaModule, nullptr, 0});
@@ -401,22 +403,41 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::vector
     dotted = "." + attribute->attribute + dotted;
     root = attribute->object.get();
   }
-  auto importsNumba = [&] {
-    for (StmtPtr &stmt : module_.body)
-      if (auto *import = dyn_cast<ImportStmt>(stmt.get()))
-        for (const ImportedName &name : import->names)
-          if (name.asName.empty() && (name.name == "numba" || name.name.rfind("numba.", 0) == 0))
-            return true;
-    return false;
+  // What the decorator's root name means through the file's imports:
+  // `numba` (also predeclared), `nb` after `import numba as nb`, `numba.njit`
+  // after `from numba import njit`.
+  auto numbaPath = [&](const std::string &name) -> std::string {
+    for (StmtPtr &stmt : module_.body) {
+      if (auto *import = dyn_cast<ImportStmt>(stmt.get())) {
+        for (const ImportedName &imported : import->names)
+          if (imported.name == "numba" && (imported.asName.empty() ? "numba" : imported.asName) == name)
+            return "numba";
+      } else if (auto *from = dyn_cast<ImportFromStmt>(stmt.get()); from && from->level == 0 && from->module == "numba") {
+        for (const ImportedName &imported : from->names)
+          if ((imported.asName.empty() ? imported.name : imported.asName) == name)
+            return "numba." + imported.name;
+      }
+    }
+    return name == "numba" ? "numba" : "";
   };
-  if (auto *rootName = dyn_cast<NameExpr>(root);
-      rootName && !lookup(rootName->name) &&
-      (isUnsupportedPythonBuiltin(rootName->name) || (rootName->name == "numba" && importsNumba()))) {
-    dotted = rootName->name + dotted;
-    if (dotted == "numba.cuda.jit")
-      error(callee.range()) << "write the decorator as '@cuda.jit', with 'from numba import cuda'";
-    else
-      error(callee.range()) << "unknown decorator '@" << dotted << "'; pyk kernels are decorated with @cuda.jit";
+  auto *rootName = dyn_cast<NameExpr>(root);
+  const std::string numba = rootName && !lookup(rootName->name) ? numbaPath(rootName->name) : "";
+  const std::string decoratorPath = numba.empty() ? "" : numba + dotted;
+  // Numba's CPU compilers: a function they compile that a kernel calls is
+  // compiled for the device, as Numba-CUDA does.
+  const bool cpuJit = decoratorPath == "numba.njit" || decoratorPath == "numba.jit";
+  if (cpuJit || decoratorPath == "numba.cuda.jit") {
+    if (cpuJit) {
+      function.kind = FunctionKind::Device;
+      function.fromCpuJit = true;
+    }
+    if (call)
+      checkDecoratorOptions(*call, function, signatures);
+    return true;
+  }
+  if (rootName && !lookup(rootName->name) && (isUnsupportedPythonBuiltin(rootName->name) || !numba.empty())) {
+    error(callee.range()) << "unknown decorator '@" << (numba.empty() ? rootName->name : numba) << dotted
+                          << "'; pyk kernels are decorated with @cuda.jit";
     return false;
   }
   const Type *type = checkExpr(callee);
@@ -438,6 +459,13 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::ve
     signatures = evaluateSignatures(*call.args[0]);
   for (KeywordArgument &keyword : call.keywords) {
     const std::string &name = keyword.name;
+    // Options of Numba's CPU compilers (@njit, @jit) that mean nothing on
+    // a GPU: accepted, as Numba-CUDA ignores them where it compiles such a
+    // function for the device.
+    if (function.kind == FunctionKind::Device &&
+        (name == "nopython" || name == "nogil" || name == "parallel" || name == "error_model" ||
+         name == "looplift" || name == "boundscheck" || name == "forceobj"))
+      continue;
     if (name == "device" || name == "fastmath" || name == "lineinfo" || name == "debug" || name == "inline" ||
         name == "cache") {
       // Only True or False will do: say so once, whatever else the value is.

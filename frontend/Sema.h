@@ -52,6 +52,9 @@ struct FunctionInfo {
   /// lazily typed ones: never compiled itself, but once per distinct tuple
   /// of argument types it is called with (its instances).
   bool generic = false;
+  /// Decorated with Numba's CPU compiler (@njit, @numba.jit): compiled as a
+  /// device function for the kernels that call it.
+  bool fromCpuJit = false;
   /// An instance: the generic device function, or the kernel of several
   /// signatures, that this is one version of.
   const FunctionInfo *instanceOf = nullptr;

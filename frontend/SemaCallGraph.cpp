@@ -163,6 +163,25 @@ void Sema::finishDefinitionOrder() {
       visit(visit, i);
   }
   info_.definitionOrder = std::move(order);
+  // A function for Numba's CPU compiler that no kernel calls is host code,
+  // which pyk does not compile: say so, since the file meant it to run.
+  std::set<const FunctionInfo *> reached;
+  auto reach = [&](auto &self, const FunctionInfo &function) -> void {
+    if (!reached.insert(&function).second)
+      return;
+    for (const FunctionInfo *callee : function.callees)
+      self(self, *callee);
+  };
+  for (const FunctionInfo &function : functions)
+    if (function.kind == FunctionKind::Kernel)
+      reach(reach, function);
+  for (const FunctionInfo &function : functions)
+    if (function.fromCpuJit && !function.instanceOf && !reached.count(&function) &&
+        !std::any_of(reached.begin(), reached.end(), [&](const FunctionInfo *r) { return r->instanceOf == &function; }))
+      warning(function.def->nameRange)
+          << "'" << function.def->name
+          << "' is compiled by Numba's CPU compiler (@njit, @jit): pyk compiles it as a device function for the "
+             "kernels that call it, and no kernel does, so it is not compiled";
   std::map<const FunctionDef *, std::vector<FunctionInfo *>> versions;
   for (size_t index : info_.definitionOrder) {
     FunctionInfo &function = functions[index];
