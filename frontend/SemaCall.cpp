@@ -35,6 +35,10 @@ const Type *Sema::checkCall(CallExpr &expr) {
     }
   // Casts and Python builtins are found by name, before the callee is
   // checked as a value (a type name alone is not one).
+  if (auto kind = arrayDtypeNamed(*expr.callee)) {
+    expr.function = Builtin::Cast;
+    return checkCast(expr, *kind);
+  }
   if (auto kind = scalarTypeNamed(*expr.callee)) {
     if (auto *name = dyn_cast<NameExpr>(expr.callee.get()); !name || !functionScope_.count(name->name)) {
       if (*kind == ScalarKind::Float16) {

@@ -189,6 +189,21 @@ static const Type *threadIndexType(Builtin builtin, TypeContext &types) {
   }
 }
 
+std::optional<ScalarKind> Sema::arrayDtypeNamed(const Expr &expr) {
+  auto *attribute = dyn_cast<AttributeExpr>(&expr);
+  if (!attribute)
+    return std::nullopt;
+  if (attribute->attribute == "type")
+    return arrayDtypeNamed(*attribute->object);
+  auto *array = dyn_cast<NameExpr>(attribute->object.get());
+  if (attribute->attribute != "dtype" || !array || !function_)
+    return std::nullopt;
+  const Symbol *symbol = lookup(array->name);
+  if (!symbol || !symbol->type || !symbol->type->isArray())
+    return std::nullopt;
+  return symbol->type->scalarKind();
+}
+
 const Type *Sema::checkAttribute(AttributeExpr &expr) {
   // cuda.const.array_like: planned, though its namespace is not known.
   if (auto *namespaceAttribute = dyn_cast<AttributeExpr>(expr.object.get())) {
@@ -221,8 +236,15 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
       expr.constant = ConstantValue::ofInt(objectType->rank());
       return setType(expr, types_.int64Type());
     }
+    if (expr.attribute == "dtype") {
+      const std::string array = sourceText(expr.object->range());
+      error(expr.range()) << "'" << array << ".dtype' is a type (" << scalarName(objectType->scalarKind())
+                          << "), not a value: convert with '" << array << ".dtype.type(v)', or annotate a local, as "
+                          << "in 'acc: " << array << ".dtype = 0'";
+      return setType(expr, types_.errorType());
+    }
     error(expr.attributeRange) << "arrays have no attribute '" << expr.attribute
-                               << "'; pyk arrays have shape, size and ndim";
+                               << "'; pyk arrays have shape, size, ndim and dtype";
     return setType(expr, types_.errorType());
   }
   if (!objectType->isVoid() || !isNamespace(expr.object->builtin)) {

@@ -141,6 +141,10 @@ private:
   const Type *checkName(ast::NameExpr &expr);
   const Type *checkIntLiteral(ast::IntLiteralExpr &expr);
   const Type *checkAttribute(ast::AttributeExpr &expr);
+  /// The element type `x.dtype` or `x.dtype.type` names, for an array `x`
+  /// of the function being checked (a type within one version of a
+  /// dtype-generic function, as Numba's are).
+  std::optional<ScalarKind> arrayDtypeNamed(const ast::Expr &expr);
   const Type *checkSubscript(ast::SubscriptExpr &expr);
   const Type *checkArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
   const Type *checkTuple(ast::TupleExpr &expr);

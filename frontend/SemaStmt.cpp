@@ -494,7 +494,10 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
     error(stmt.target->range()) << "only a variable can be annotated, as in 'x: float32 = 0'";
     return;
   }
-  const Type *declared = evaluateTypeExpr(*stmt.annotation, /*allowVoid=*/false);
+  // Python does not evaluate a local's annotation, so it may name the
+  // dtype of an array of this version of the function (`acc: out.dtype`).
+  const auto dtype = arrayDtypeNamed(*stmt.annotation);
+  const Type *declared = dtype ? types_.scalar(*dtype) : evaluateTypeExpr(*stmt.annotation, /*allowVoid=*/false);
   if (!declared)
     return;
   if (!declared->isScalar()) {
