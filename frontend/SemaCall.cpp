@@ -533,10 +533,6 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
     for (size_t i = 0; i < expr.args.size(); ++i) {
       const Type *declared = callee->params[i]->type;
       const Type *argType = expr.args[i]->type;
-      if (!declared && argType->isTuple()) {
-        notSupportedYet(expr.args[i]->range(), "passing a tuple to a device function");
-        return setType(expr, types_.errorType());
-      }
       if (argType->isError() || argType->isVoid())
         return setType(expr, types_.errorType());
       paramTypes.push_back(declared ? declared : argType);
@@ -561,8 +557,10 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   if (std::find(function_->callees.begin(), function_->callees.end(), callee) == function_->callees.end())
     function_->callees.push_back(callee);
   expr.calleeDef = callee->def;
-  // A function on a call cycle was reported; its return type may be unknown.
-  if (!ok || callee->recursive || !callee->returnType || callee->returnType->isError())
+  // A function on a call cycle was reported; its return type may be unknown,
+  // as may be that of a version whose body had errors (reported with it).
+  const bool failedVersion = callee->instanceOf && bodyErrors_.count(callee);
+  if (!ok || callee->recursive || failedVersion || !callee->returnType || callee->returnType->isError())
     return setType(expr, types_.errorType());
   return setType(expr, callee->returnType);
 }
@@ -571,7 +569,7 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
   const Type *argType = arg.type;
   if (argType->isError() || paramType->isError())
     return false;
-  if (paramType->isArray() || argType->isArray()) {
+  if (paramType->isArray() || argType->isArray() || paramType->isTuple()) {
     if (argType == paramType)
       return true;
     error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str()

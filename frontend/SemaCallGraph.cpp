@@ -131,6 +131,8 @@ std::string versionTag(const FunctionInfo &function) {
   for (const Symbol *param : function.params) {
     const Type *type = param->type;
     std::string part = type->isArray() || type->isScalar() ? std::string(scalarName(type->scalarKind())) : "tuple";
+    for (const Type *element : type->isTuple() ? type->elements() : std::vector<const Type *>{})
+      part += "_" + std::string(scalarName(element->scalarKind()));
     if (type->isArray())
       part += "_" + std::to_string(type->rank()) + "d";
     tag += (tag.empty() ? "" : "_") + part;

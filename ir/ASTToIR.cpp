@@ -152,10 +152,19 @@ using llvm::dyn_cast;
 using llvm::isa;
 
 void Lowering::run() {
-  for (size_t i = 0; i < info_.params.size(); ++i) {
-    vars_[info_.params[i]] = function_.params[i];
-    if (assignsTo(info_.def->body, info_.params[i]))
-      assignedParams_.insert(function_.params[i]);
+  size_t next = 0; // a tuple parameter is several of function_.params
+  for (const Symbol *param : info_.params) {
+    const bool assigned = assignsTo(info_.def->body, param);
+    const size_t count = param->type->isTuple() ? param->type->elements().size() : 1;
+    for (size_t i = 0; i < count; ++i) {
+      Variable *var = function_.params[next++];
+      if (param->type->isTuple())
+        tupleVars_[param].push_back(var);
+      else
+        vars_[param] = var;
+      if (assigned)
+        assignedParams_.insert(var);
+    }
   }
   FirstUseFinder finder;
   finder.body(info_.def->body);
@@ -611,8 +620,18 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->minBlocksPerMultiprocessor = functionInfo.options.minBlocksPerMultiprocessor;
     function->maxRegisters = functionInfo.options.maxRegisters;
     function->returnType = toIRType(functionInfo.returnType);
-    for (const Symbol *param : functionInfo.params)
-      function->addParam(param->name, toIRType(param->type), param->definition);
+    for (const Symbol *param : functionInfo.params) {
+      if (!param->type->isTuple()) {
+        function->addParam(param->name, toIRType(param->type), param->definition);
+        continue;
+      }
+      // A tuple is one parameter per element, as a tuple local is one
+      // local per element.
+      for (size_t i = 0; i < param->type->elements().size(); ++i)
+        function->addParam("pyk_" + param->name + "_" + std::to_string(i), toIRType(param->type->elements()[i]),
+                           param->definition)
+            ->hidden = true;
+    }
     lowering::Lowering(functionInfo, *function, functions, file).run();
     functions[&def] = function.get();
     result->functions.push_back(std::move(function));

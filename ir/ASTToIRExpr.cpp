@@ -198,12 +198,20 @@ ExprPtr Lowering::subscript(const ast::SubscriptExpr &e) {
 ExprPtr Lowering::deviceCall(const ast::CallExpr &e) {
   const Function &callee = *functions_.at(e.calleeDef);
   std::vector<ExprPtr> args;
-  for (size_t i = 0; i < e.args.size(); ++i) {
-    const Type paramType = callee.params[i]->type;
+  size_t next = 0; // a tuple is one parameter per element
+  for (const ast::ExprPtr &arg : e.args) {
+    if (arg->type->isTuple()) {
+      for (ExprPtr &element : tupleElements(*arg)) {
+        const Type paramType = callee.params[next++]->type;
+        args.push_back(castTo(std::move(element), paramType));
+      }
+      continue;
+    }
+    const Type paramType = callee.params[next++]->type;
     if (paramType.isArray())
-      args.push_back(std::make_unique<VarRef>(e.args[i]->range(), arrayOf(*e.args[i])));
+      args.push_back(std::make_unique<VarRef>(arg->range(), arrayOf(*arg)));
     else
-      args.push_back(castTo(expr(*e.args[i]), paramType));
+      args.push_back(castTo(expr(*arg), paramType));
   }
   return std::make_unique<Call>(e.range(), &callee, callee.returnType, std::move(args));
 }

@@ -61,5 +61,12 @@ int main() {
     const std::int64_t v = a[i];
     checks.exact("capped", out[i], std::clamp<std::int64_t>(v, 0, 10) + std::clamp<std::int64_t>(2 * v, 0, 10));
   }
+  auto dm = pyk::device_empty<float>({3, 7});
+  auto dsums = pyk::device_empty<std::int64_t>({40});
+  pyk::kernels::tuple_arguments({2, 32}, dm, dsums);
+  std::vector<std::int64_t> sums(40);
+  dsums.copy_to_host(sums);
+  for (std::int64_t i = 0; i < 40; ++i)
+    checks.exact("tuple_arguments", sums[i], 3 * 7 + (i - 3) + (i - 2 * i));
   return checks.finish("signatures");
 }
