@@ -4,7 +4,10 @@ Each case names a .pyk file (relative to tests/), a kernel, the launch
 configuration and a function that builds the kernel's arguments from a
 seeded generator, in parameter order: NumPy arrays of exactly the
 parameter's dtype and rank, and NumPy scalars of exactly the parameter's
-type. Inputs stay small: the simulator runs every GPU thread as a Python
+type. A kernel compiled in several versions (a list of signatures, or
+several build signatures: '# build-signature:' lines in its file) runs the
+one whose parameter types the arguments have, as C++ picks an overload;
+Numba's simulator runs the same Python function on them. Inputs stay small: the simulator runs every GPU thread as a Python
 thread. In the simulator, array elements are NumPy scalars (they wrap like
 pyk's integers), but cuda.grid, threadIdx and friends, range() variables
 and literals are Python ints, which never overflow: the kernels keep those
@@ -266,6 +269,78 @@ CASES = [
          pyk_expected={"out": lambda inputs: inputs[0].astype(np.int64) + inputs[1]},
          numba_expected={"out": lambda inputs: inputs[0] | inputs[1]},
          note="bool + bool: int64 in pyk, a logical or for the simulator's NumPy scalars"),
+    # --- numba/kernels/typing.pyk: lazily typed kernels and signature lists -
+    Case("numba/kernels/typing.pyk", "saxpy", 2, 32,
+         lambda rng: [np.float32(-2.5), floats(rng, np.float32, N), floats(rng, np.float32, N),
+                      zeros(np.float32, N)]),
+    Case("numba/kernels/typing.pyk", "row_sums", 1, 32,
+         lambda rng: [floats(rng, np.float64, (30, 7)), zeros(np.float64, 30)]),
+    Case("numba/kernels/typing.pyk", "add_2d", (2, 2), (8, 4),
+         lambda rng: [ints(rng, np.int32, (13, 6), -2**31, 2**31 - 1), ints(rng, np.int32, (13, 6), -2**31, 2**31 - 1),
+                      zeros(np.int32, (13, 6))],
+         note="int32 + int32 wraps on both sides"),
+    Case("numba/kernels/typing.pyk", "scale", 2, 32,
+         lambda rng: [floats(rng, np.float32, 40), np.float32(1.5)]),
+    Case("numba/kernels/typing.pyk", "scale", 2, 32,
+         lambda rng: [floats(rng, np.float64, 40), np.float64(-0.3)]),
+    Case("numba/kernels/typing.pyk", "clip", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, -100, 100), np.int32(-40), np.int32(60), zeros(np.int32, N)]),
+    Case("numba/kernels/typing.pyk", "clip", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -2**40, 2**40), np.int64(-2**35), np.int64(2**36), zeros(np.int64, N)]),
+    Case("numba/kernels/typing.pyk", "laplacian_3d", (2, 2, 2), (4, 4, 2),
+         lambda rng: [floats(rng, np.float32, (7, 5, 3)), zeros(np.float32, (7, 5, 3))]),
+    Case("numba/kernels/typing.pyk", "cube", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, N)]),
+    Case("numba/kernels/typing.pyk", "cube", 2, 32,
+         lambda rng: [floats(rng, np.float64, N), zeros(np.float64, N)]),
+    Case("numba/kernels/typing.pyk", "column_max", 1, 16,
+         lambda rng: [ints(rng, np.int32, (9, 12), -1000, 1000), zeros(np.int64, 12)]),
+    Case("numba/kernels/typing.pyk", "column_max", 1, 16,
+         lambda rng: [with_nans(floats(rng, np.float64, (9, 12)), first=3), zeros(np.float64, 12)],
+         note="NaNs: max keeps its first argument when the second is NaN, as Python's builtin"),
+    Case("numba/kernels/typing.pyk", "bit_count", 2, 32,
+         lambda rng: [with_values(ints(rng, np.int32, N, 0, 2**31 - 1), 0, 2**31 - 1, 1), zeros(np.int64, N)]),
+    Case("numba/kernels/typing.pyk", "bit_count", 2, 32,
+         lambda rng: [with_values(ints(rng, np.uint8, N, 0, 255), 0, 255, 128), zeros(np.int64, N)]),
+    Case("numba/kernels/typing.pyk", "abbreviations", 2, 32,
+         lambda rng: [zeros(np.float32, N), ints(rng, np.int32, (N, 2), -1000, 1000), ints(rng, np.uint8, N, 0, 255),
+                      rng.integers(0, 2, N).astype(np.bool_), np.int64(-7), np.float64(0.5)]),
+    # --- numba/kernels/generic_device.pyk: untyped device functions ---------
+    Case("numba/kernels/generic_device.pyk", "scalar_instances", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float32, N), -0.25, 0.5, 0.0), ints(rng, np.int32, N, -100, 100),
+                      with_values(ints(rng, np.int64, N, -200, 200), 0), zeros(np.float32, (N, 3)),
+                      zeros(np.int64, (N, 6))]),
+    Case("numba/kernels/generic_device.pyk", "literal_arguments", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float64, (N, 4)), zeros(np.int64, N)],
+         note="a literal argument is float64 (int64), as Numba types it: float64 products"),
+    Case("numba/kernels/generic_device.pyk", "arrays_float32", 2, 32,
+         lambda rng: [floats(rng, np.float32, (40, 5)), floats(rng, np.float32, (40, 5)), zeros(np.float32, 40),
+                      zeros(np.float32, 40)]),
+    Case("numba/kernels/generic_device.pyk", "arrays_mixed", 2, 32,
+         lambda rng: [floats(rng, np.float64, (40, 5)), ints(rng, np.int32, (40, 5), -1000, 1000),
+                      zeros(np.float64, 40), zeros(np.float64, 40)]),
+    Case("numba/kernels/generic_device.pyk", "normalize_rows", (2, 1), (8, 8),
+         lambda rng: [with_values(floats(rng, np.float32, (12, 5)), 0.0), zeros(np.float32, (12, 5))]),
+    Case("numba/kernels/generic_device.pyk", "normalize_rows", (2, 1), (8, 8),
+         lambda rng: [floats(rng, np.float64, (12, 5)), zeros(np.float64, (12, 5))]),
+    # --- numba/kernels/cpu_jit.pyk: @njit and @numba.jit helpers, @numba.cuda.jit
+    Case("numba/kernels/cpu_jit.pyk", "call_cpu_helpers", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), floats(rng, np.float32, N), floats(rng, np.float64, N),
+                      zeros(np.float32, (N, 3)), zeros(np.float64, (N, 3))]),
+    Case("numba/kernels/cpu_jit.pyk", "numba_cuda_jit", 2, 32,
+         lambda rng: [with_values(ints(rng, np.int64, N, -5000, 5000), 0, 12, -12),
+                      with_values(ints(rng, np.int64, N, -300, 300), 0, 0, 18), zeros(np.int64, (N, 3))]),
+    # --- execution/signatures.pyk: the behaviour test of versions -----------
+    Case("execution/signatures.pyk", "unit_clamp", 2, 32,
+         lambda rng: [floats(rng, np.float32, N, -1, 2), zeros(np.float32, N)]),
+    Case("execution/signatures.pyk", "unit_clamp", 2, 32,
+         lambda rng: [floats(rng, np.float64, N, -1, 2), zeros(np.float64, N)]),
+    Case("execution/signatures.pyk", "norms", 2, 32,
+         lambda rng: [floats(rng, np.float32, (N, 3)), zeros(np.float32, N)]),
+    Case("execution/signatures.pyk", "norms", 2, 32,
+         lambda rng: [floats(rng, np.float64, (N, 3)), zeros(np.float64, N)]),
+    Case("execution/signatures.pyk", "capped", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, -10, 20), zeros(np.int64, N)]),
     # --- execution/*.pyk: the behaviour tests' kernels, on the same inputs
     # their .cpp drivers use where those exercise edge cases -----------------
     Case("execution/operators.pyk", "int_cases", 1, 64,

@@ -5,20 +5,29 @@ file is a Numba kernel, and Numba is the reference).
 
 For each case of cases.py:
   1. pykc FILE --emit=host writes NAME.pyk.cpu.o, the CPU device's code with
-     one hidden entry pyk_cpu_<unit>_<kernel> per kernel; it is linked into a
-     shared object with an exported getter of each entry (their names come
-     from the KernelInfos of NAME.pyk.cpp) and loaded with ctypes.
-  2. The arguments are packed as the generated launch function packs them
-     (NAME.pyk.cpp): a scalar is one pointer to its value, an array is a
-     pointer to its data pointer followed by one pointer to an int64 per
-     extent. The types come from the generated header, and the case's
-     inputs must have exactly those dtypes and ranks.
-  3. The shim (cpu_launch_shim.cpp) launches the entry through the pyk
+     one hidden entry pyk_cpu_<unit>_<symbol> per kernel version; it is
+     linked into a shared object with an exported getter of each entry
+     (their names come from the KernelInfos of NAME.pyk.cpp) and loaded with
+     ctypes. A lazily typed kernel (plain @cuda.jit) gets its types from the
+     build: each line '# build-signature: NAME=SIG' of the file is one
+     --signature option. A kernel has one version per signature (one, unless
+     its decorator lists several or the build gives several), each with its
+     own symbol (NAME, or NAME_<parameter types> for one of several) and
+     its own launch function, a C++ overload of NAME.
+  2. The case runs the version whose launch function's parameters its
+     inputs fit exactly (dtypes and ranks), as C++ overload resolution
+     picks one; none or several fitting is a failure.
+  3. The arguments are packed as that launch function (NAME.pyk.cpp) packs
+     them: a scalar is one pointer to its value, an array is a pointer to its
+     data pointer followed by one pointer to an int64 per extent.
+  4. The shim (cpu_launch_shim.cpp) launches the entry through the pyk
      runtime on the CPU device, on the case's NumPy arrays.
-  4. The same .pyk file, imported as a Python module with
+  5. The same .pyk file, imported as a Python module with
      NUMBA_ENABLE_CUDASIM=1, runs the kernel under the simulator on copies of
-     the same inputs.
-  5. Every array argument (outputs and inputs alike) is compared: integers
+     the same inputs: the simulator runs the Python function as it is,
+     whatever its signatures, so a lazily typed kernel and each version of
+     one with several run there on exactly these inputs.
+  6. Every array argument (outputs and inputs alike) is compared: integers
      and bools exactly, floats within a tolerance (see Tolerance below).
 
 usage: cross_check.py --pykc PYKC --shim LIBSHIM.so --cxx CXX [--work DIR] [--only SUBSTRING]
@@ -42,6 +51,7 @@ import subprocess
 import tempfile
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
@@ -113,6 +123,39 @@ def mismatches(got, want, tolerance):
     return np.argwhere(~same)
 
 
+def build_signatures(pyk_path):
+    """The types a lazily typed file gets from the build: its lines
+    '# build-signature: NAME=SIG', each one pykc option --signature (the
+    convention tests/validity/check_gpu_backends.sh reads too)."""
+    return re.findall(r"^# build-signature: (.+)$", pyk_path.read_text(), re.M)
+
+
+@dataclass
+class Version:
+    """One compiled version of a kernel: a kernel has one per signature."""
+
+    symbol: str  # its name in the KernelInfos: the kernel's, or NAME_<parameter types> for one of several
+    params: list  # [(name, numpy dtype, rank or None for a scalar)], from its launch function
+    entry: str  # its CPU-device entry
+    arg_sizes: list  # the bytes of each launch argument, as the runtime is told them
+
+    def accepts(self, values):
+        """Whether `values` have exactly this version's parameter dtypes and ranks."""
+        if len(values) != len(self.params):
+            return False
+        for (_, dtype, rank), value in zip(self.params, values):
+            if rank is None:
+                if isinstance(value, np.ndarray) or np.asarray(value).dtype != dtype:
+                    return False
+            elif not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != rank:
+                return False
+        return True
+
+    def describe(self):
+        return "(" + ", ".join(f"{dtype}" if rank is None else f"{dtype}[{rank}-D]"
+                               for _, dtype, rank in self.params) + ")"
+
+
 class PykFile:
     """One .pyk file compiled by pykc: its CPU-device entries, loaded."""
 
@@ -120,52 +163,72 @@ class PykFile:
         stem = pyk_path.name[: -len(".pyk")]
         out_dir = work_dir / pyk_path.parent.name / stem
         out_dir.mkdir(parents=True, exist_ok=True)
-        subprocess.run([pykc, str(pyk_path), "--emit=host", "-o", str(out_dir)], check=True, env=CHILD_ENV)
-        source = (out_dir / f"{stem}.pyk.cpp").read_text()
-        self.signatures = self._parse_header((out_dir / f"{stem}.pyk.h").read_text())
-        # kernel -> (its CPU-device entry, the bytes of each launch argument)
-        self.kernel_infos = self._parse_kernel_infos(source)
+        signatures = [f"--signature={signature}" for signature in build_signatures(pyk_path)]
+        subprocess.run([pykc, str(pyk_path), *signatures, "--emit=host", "-o", str(out_dir)], check=True,
+                       env=CHILD_ENV)
+        # kernel -> its versions, in the order of the launch functions
+        self.versions = self._parse_launch_functions((out_dir / f"{stem}.pyk.cpp").read_text())
         # The entries are hidden in their object (only the file's own launch
-        # code calls them): an exported getter per kernel, linked into the
+        # code calls them): an exported getter per version, linked into the
         # same shared object, hands out each one's address.
         getters = out_dir / f"{stem}.entries.cpp"
         getters.write_text("".join(
-            f'extern "C" void {entry}(void **, const void *);\n'
-            f'extern "C" void *pyk_cross_check_entry_{kernel}() {{ return reinterpret_cast<void *>(&{entry}); }}\n'
-            for kernel, (entry, _) in self.kernel_infos.items()))
+            f'extern "C" void {version.entry}(void **, const void *);\n'
+            f'extern "C" void *pyk_cross_check_entry_{version.symbol}() '
+            f'{{ return reinterpret_cast<void *>(&{version.entry}); }}\n'
+            for versions in self.versions.values() for version in versions))
         library = out_dir / f"{stem}.so"
         # The entries call the C math library.
         subprocess.run([cxx, "-shared", "-fPIC", "-o", str(library), str(getters), str(out_dir / f"{stem}.pyk.cpu.o"),
                         "-lm"], check=True, env=CHILD_ENV)
         self.library = ctypes.CDLL(str(library))
 
-    def entry(self, kernel):
-        """The address of `kernel`'s CPU-device entry."""
-        getter = getattr(self.library, f"pyk_cross_check_entry_{kernel}")
+    def version(self, kernel, values):
+        """The version of `kernel` whose parameters `values` fit, as C++ overload resolution picks it."""
+        if kernel not in self.versions:
+            raise RuntimeError(f"pykc generated no launch function '{kernel}' (a C++ keyword is renamed)")
+        versions = self.versions[kernel]
+        if len(versions) == 1:
+            return versions[0]  # PackedArgs names the parameter that does not fit, if one does not
+        fitting = [version for version in versions if version.accepts(values)]
+        if len(fitting) != 1:
+            given = "(" + ", ".join(f"{v.dtype}[{v.ndim}-D]" if isinstance(v, np.ndarray) else f"{np.asarray(v).dtype}"
+                                    for v in values) + ")"
+            taken = ", ".join(version.describe() for version in versions)
+            if not fitting:
+                raise TypeError(f"no version of '{kernel}' takes the arguments {given}; its versions take {taken}")
+            raise TypeError(f"{len(fitting)} versions of '{kernel}' take the arguments {given}: {taken}")
+        return fitting[0]
+
+    def entry(self, version):
+        """The address of `version`'s CPU-device entry."""
+        getter = getattr(self.library, f"pyk_cross_check_entry_{version.symbol}")
         getter.restype = ctypes.c_void_p
         return getter()
 
     @staticmethod
-    def _parse_header(text):
-        """kernel -> [(name, numpy dtype, rank or None for a scalar)], from the launch functions."""
-        signatures = {}
-        for kernel, params in re.findall(r"^void (\w+)\(const pyk::Launch &pyk_launch(?:, (.*))?\);$", text, re.M):
+    def _parse_launch_functions(text):
+        """kernel -> [Version], from the generated launch functions (one C++
+        overload per version, each launching its own KernelInfo) and the
+        KernelInfos they launch."""
+        sizes = {name: [int(v) for v in values.split(",")]
+                 for name, values in re.findall(r"const std::uint8_t (\w+)\[\] = \{([\d, ]+)\};", text)}
+        infos = {variable: (symbol, entry, sizes[sizes_name]) for variable, symbol, entry, sizes_name in re.findall(
+            r"KernelInfo (\w+)\{&pyk_module, \"(\w+)\", &(\w+), \d+, (\w+)[,}]", text)}
+        versions = {}
+        for kernel, params, body in re.findall(
+            r"^void pyk::kernels::[\w:]*::(\w+)\(const pyk::Launch &pyk_launch(?:, ([^\n]*))?\) \{\n(.*?)^\}$", text,
+            re.M | re.S
+        ):
             parsed = []
             for array_type, rank, scalar_type, name in re.findall(
                 r"(?:pyk::detail::ArrayArgument<(?:const )?([\w:]+), (\d)>|([\w:]+)) (\w+)", params or ""
             ):
                 element = CPP_TYPES[array_type or scalar_type]
                 parsed.append((name, np.dtype(element), int(rank) if array_type else None))
-            signatures[kernel] = parsed
-        return signatures
-
-    @staticmethod
-    def _parse_kernel_infos(text):
-        """kernel -> (its CPU-device entry, the bytes of each launch argument, as the runtime is told them)."""
-        sizes = {name: [int(v) for v in values.split(",")]
-                 for name, values in re.findall(r"const std::uint8_t (\w+)\[\] = \{([\d, ]+)\};", text)}
-        infos = re.findall(r"KernelInfo \w+\{&pyk_module, \"(\w+)\", &(\w+), \d+, (\w+)[,}]", text)
-        return {kernel: (entry, sizes[sizes_name]) for kernel, entry, sizes_name in infos}
+            symbol, entry, arg_sizes = infos[re.search(r"pyk::detail::launch\((\w+), ", body).group(1)]
+            versions.setdefault(kernel, []).append(Version(symbol, parsed, entry, arg_sizes))
+        return versions
 
 
 class PackedArgs:
@@ -226,6 +289,27 @@ def dims3(extent):
     return tuple(extent) + (1,) * (3 - len(extent))
 
 
+def simulate_signature_lists():
+    """Lets the simulator take a kernel's list of signatures.
+
+    Numba compiles one version per signature of @cuda.jit([sig, ...]); the
+    simulator runs the Python function on whatever it is given, but the
+    simulator of Numba 0.56 (Debian's) takes a list for the function itself
+    and fails. It ignores a single signature, so it is given the first of
+    the list instead.
+    """
+    from numba import cuda
+
+    simulated_jit = cuda.jit
+
+    def jit(func_or_sig=None, *args, **options):
+        if isinstance(func_or_sig, list):
+            func_or_sig = func_or_sig[0]
+        return simulated_jit(func_or_sig, *args, **options)
+
+    cuda.jit = jit
+
+
 def load_python_module(pyk_path):
     """The .pyk file as a Python module (its suffix is not .py, hence the explicit loader)."""
     name = "pyk_cross_check_" + pyk_path.parent.name + "_" + pyk_path.stem
@@ -245,19 +329,18 @@ def row_inputs(signature, inputs, compared, row, rows):
 
 
 def run_case(case, pyk_file, module, shim):
-    """Runs one case both ways; returns (arrays compared, elements that differ, lines describing them)."""
-    if case.kernel not in pyk_file.signatures:
-        raise RuntimeError(f"pykc generated no launch function '{case.kernel}' (a C++ keyword is renamed)")
-    signature = pyk_file.signatures[case.kernel]
+    """Runs one case both ways; returns (the version of the kernel run, arrays
+    compared, elements that differ, lines describing them)."""
     inputs = case.make_args(np.random.default_rng(case_specs.SEED))
+    version = pyk_file.version(case.kernel, inputs)
+    signature = version.params
 
     pyk_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
     packed = PackedArgs(signature, pyk_args)
-    _, arg_sizes = pyk_file.kernel_infos[case.kernel]
-    if packed.sizes != arg_sizes:
-        raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs {arg_sizes}")
-    entry = pyk_file.entry(case.kernel)
-    shim.launch(entry, case.file, case.kernel, dims3(case.grid), dims3(case.block), packed)
+    if packed.sizes != version.arg_sizes:
+        raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs "
+                           f"{version.arg_sizes}")
+    shim.launch(pyk_file.entry(version), case.file, version.symbol, dims3(case.grid), dims3(case.block), packed)
 
     numba_args = None
     if case.run_numba:
@@ -290,7 +373,7 @@ def run_case(case, pyk_file, module, shim):
                              + row_inputs(signature, inputs, name, at[0], len(value)))
             if len(wrong) > 8:
                 lines.append(f"  {name}: {len(wrong) - 8} more mismatches")
-    return compared, mismatched, lines
+    return version, compared, mismatched, lines
 
 
 def main():
@@ -313,6 +396,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pyk-numba-") as temporary:
         work_dir = Path(options.work or temporary)
         shim = Shim(options.shim)
+        simulate_signature_lists()
         pyk_files, modules = {}, {}
         kernels = arrays = failures = 0
         for case in case_specs.CASES:
@@ -325,7 +409,10 @@ def main():
                 if case.file not in pyk_files:
                     pyk_files[case.file] = PykFile(pyk_path, work_dir, options.pykc, options.cxx)
                     modules[case.file] = load_python_module(pyk_path)
-                compared, mismatched, lines = run_case(case, pyk_files[case.file], modules[case.file], shim)
+                version, compared, mismatched, lines = run_case(case, pyk_files[case.file], modules[case.file],
+                                                                shim)
+                if version.symbol != case.kernel:
+                    label += f" ({version.symbol})"
             except Exception as error:  # a failed compile, launch or simulation counts as a mismatch
                 compared, mismatched, lines = 0, 1, [f"  {type(error).__name__}: {error}"]
             arrays += compared
