@@ -554,6 +554,11 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
       ok = false;
     }
   }
+  if (callee->returnType && callee->returnType->isTuple() && &expr != statementValue_) {
+    error(expr.range()) << "'" << name << "' returns a tuple, so a call of it must be the whole value of an "
+                        << "assignment or a return, as in 'a, b = " << name << "(...)'";
+    ok = false;
+  }
   if (std::find(function_->callees.begin(), function_->callees.end(), callee) == function_->callees.end())
     function_->callees.push_back(callee);
   expr.calleeDef = callee->def;

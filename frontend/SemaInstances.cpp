@@ -20,6 +20,8 @@
 #include "ASTClone.h"
 #include "SemaImpl.h"
 
+#include <algorithm>
+
 namespace pyk::sema {
 
 using namespace ast;
@@ -112,7 +114,9 @@ void Sema::useInstance(const FunctionInfo &instance, SourceRange callRange) {
   const DiagnosticEngine &reported = *found->second;
   for (const Diagnostic &diagnostic : reported.diagnostics())
     diags_->report(diagnostic);
-  if (reported.hasErrors()) {
+  const bool warned = std::any_of(reported.diagnostics().begin(), reported.diagnostics().end(),
+                                  [](const Diagnostic &d) { return d.severity == Severity::Warning; });
+  if (reported.hasErrors() || warned) {
     std::string types;
     for (const Symbol *param : instance.params)
       types += (types.empty() ? "" : ", ") + param->type->str();

@@ -91,7 +91,7 @@ void Sema::checkAssign(AssignStmt &stmt) {
     }
     return;
   }
-  if (stmt.targets.size() == 1 && !targets)
+  if (stmt.targets.size() == 1)
     statementValue_ = stmt.value.get();
   if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]))
     arrayDefinitionValue_ = stmt.value.get();
@@ -639,11 +639,52 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
   if (type->isError())
     return;
   const std::string &name = function_->def->name;
+  if (type->isTuple() && !returnTypeDeclared_) {
+    // `return a, b`, as Numba's device functions may: the caller unpacks
+    // it. The returns agree in length; each element is the NumPy promotion
+    // of that element of all of them.
+    if (!firstValueReturn_)
+      firstValueReturn_ = &stmt;
+    if (firstBareReturn_) {
+      error(stmt.value->range()) << "'" << name << "' returns without a value elsewhere; return a value there too";
+      note(firstBareReturn_->range()) << "no value is returned here";
+      return;
+    }
+    if (inferredReturnType_ && inferredReturnType_->isError())
+      return;
+    if (!inferredReturnType_) {
+      inferredReturnType_ = type;
+      return;
+    }
+    if (!inferredReturnType_->isTuple() || inferredReturnType_->elements().size() != type->elements().size()) {
+      error(stmt.value->range()) << "'" << name << "' returns " << type->str() << " here but "
+                                 << inferredReturnType_->str() << " elsewhere; return the same number of values "
+                                 << "on every path";
+      note(firstValueReturn_->range()) << "the first return is here";
+      inferredReturnType_ = types_.errorType();
+      return;
+    }
+    std::vector<const Type *> elements;
+    for (size_t i = 0; i < type->elements().size(); ++i)
+      elements.push_back(types_.scalar(
+          promoteTyped(inferredReturnType_->elements()[i]->scalarKind(), type->elements()[i]->scalarKind())));
+    inferredReturnType_ = types_.tuple(elements);
+    return;
+  }
+  if (inferredReturnType_ && inferredReturnType_->isTuple() && type->isScalar()) {
+    error(stmt.value->range()) << "'" << name << "' returns " << type->str() << " here but "
+                               << inferredReturnType_->str() << " elsewhere; return the same number of values on "
+                               << "every path";
+    note(firstValueReturn_->range()) << "the first return is here";
+    inferredReturnType_ = types_.errorType();
+    return;
+  }
   if (!type->isScalar()) {
     if (returnTypeDeclared_ && function_->returnType->isError())
       return; // the annotation's error says it
     if (type->isTuple())
-      notSupportedYet(stmt.value->range(), "returning a tuple from a device function");
+      error(stmt.value->range()) << "'" << name << "' is declared to return " << function_->returnType->str()
+                                 << ", not a tuple; declare no return type to return " << type->str();
     else
       error(stmt.value->range()) << "a device function returns a scalar, not " << type->str()
                                  << "; write arrays through a parameter instead";

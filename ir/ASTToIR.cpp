@@ -216,7 +216,7 @@ void Lowering::declareTupleLocal(const Symbol &local, bool declaredInline, StmtL
 /// value reads an element the assignment changes (t = (t[1], t[0])).
 void Lowering::storeTuple(const Symbol &symbol, const ast::Expr &value, SourceRange loc, StmtList &out) {
   const std::vector<Variable *> &targets = tupleVars_.at(&symbol);
-  std::vector<ExprPtr> values = tupleElements(value);
+  std::vector<ExprPtr> values = tupleValues(value, loc, out);
   const std::set<const Variable *> assigned(targets.begin(), targets.end());
   bool readsATarget = false;
   for (const ExprPtr &v : values)
@@ -237,6 +237,26 @@ void Lowering::storeTuple(const Symbol &symbol, const ast::Expr &value, SourceRa
     else
       out.push_back(std::make_unique<Assign>(loc, var, std::move(converted)));
   }
+}
+
+std::vector<ExprPtr> Lowering::tupleValues(const ast::Expr &value, SourceRange loc, StmtList &out) {
+  auto *call = dyn_cast<ast::CallExpr>(&value);
+  if (!call || !call->calleeDef)
+    return tupleElements(value);
+  // A device function's results go to hidden locals of the caller,
+  // declared uninitialised: the call writes them.
+  ExprPtr lowered = expr(*call);
+  auto &callNode = cast<Call>(*lowered);
+  std::vector<ExprPtr> values;
+  for (const Variable *result : callNode.callee->results) {
+    Variable *temp = function_.addHiddenLocal(uniqueName("pyk_" + callNode.callee->name + "_" + std::to_string(values.size())), result->type, loc);
+    out.push_back(std::make_unique<Declare>(loc, temp, nullptr));
+    declared_.insert(temp);
+    callNode.results.push_back(temp);
+    values.push_back(std::make_unique<VarRef>(loc, temp));
+  }
+  out.push_back(std::make_unique<Evaluate>(loc, std::move(lowered)));
+  return values;
 }
 
 // --- Statements -----------------------------------------------------------
@@ -298,6 +318,14 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
   }
   case ast::NodeKind::ReturnStmt: {
     auto &r = cast<ast::ReturnStmt>(s);
+    if (!function_.results.empty()) {
+      std::vector<ExprPtr> values = tupleValues(*r.value, s.range(), out);
+      for (size_t i = 0; i < values.size(); ++i)
+        out.push_back(std::make_unique<Assign>(s.range(), function_.results[i],
+                                               castTo(std::move(values[i]), function_.results[i]->type)));
+      out.push_back(std::make_unique<Return>(s.range(), nullptr));
+      return;
+    }
     ExprPtr value;
     if (!function_.returnType.isVoid())
       value = castTo(expr(*r.value), function_.returnType);
@@ -328,7 +356,9 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
     auto *call = dyn_cast<ast::CallExpr>(cast<ast::ExprStmt>(s).expr.get());
     if (call && call->function == Builtin::Print)
       return print(*call, out);
-    if (call && (call->calleeDef || isEffect(call->function)))
+    if (call && call->type->isTuple())
+      tupleValues(*call, s.range(), out); // its values unused
+    else if (call && (call->calleeDef || isEffect(call->function)))
       out.push_back(std::make_unique<Evaluate>(s.range(), expr(*call)));
     return; // Anything else has no effect: Sema warned about values left unused.
   }
@@ -410,7 +440,7 @@ void Lowering::unpack(const ast::TupleExpr &targets, const ast::Expr &value, Sou
     for (const ast::ExprPtr &element : tuple->elements)
       values.push_back(expr(*element));
   } else {
-    values = tupleElements(value);
+    values = tupleValues(value, loc, out);
   }
   std::set<const Variable *> assigned;
   for (const ast::ExprPtr &target : targets.elements)
@@ -619,7 +649,8 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->maxThreadsPerBlock = functionInfo.options.maxThreadsPerBlock;
     function->minBlocksPerMultiprocessor = functionInfo.options.minBlocksPerMultiprocessor;
     function->maxRegisters = functionInfo.options.maxRegisters;
-    function->returnType = toIRType(functionInfo.returnType);
+    if (!functionInfo.returnType->isTuple())
+      function->returnType = toIRType(functionInfo.returnType);
     for (const Symbol *param : functionInfo.params) {
       if (!param->type->isTuple()) {
         function->addParam(param->name, toIRType(param->type), param->definition);
@@ -631,6 +662,12 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
         function->addParam("pyk_" + param->name + "_" + std::to_string(i), toIRType(param->type->elements()[i]),
                            param->definition)
             ->hidden = true;
+    }
+    if (functionInfo.returnType->isTuple()) {
+      // `return a, b`: one result per element, written through references.
+      for (size_t i = 0; i < functionInfo.returnType->elements().size(); ++i)
+        function->addResult("pyk_result_" + std::to_string(i), toIRType(functionInfo.returnType->elements()[i]),
+                            def.nameRange);
     }
     lowering::Lowering(functionInfo, *function, functions, file).run();
     functions[&def] = function.get();

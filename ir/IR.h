@@ -308,6 +308,9 @@ public:
   PYK_IR_CLASSOF(Call)
   const Function *callee;
   std::vector<ExprPtr> args;
+  /// A callee with results (Function::results): the caller's locals they
+  /// are written to, one per result; the call is then a void Evaluate.
+  std::vector<const Variable *> results;
 };
 
 /// Barriers and memory fences: SyncThreads* wait for every thread of the
@@ -552,6 +555,15 @@ public:
     params.push_back(vars_.back().get());
     return vars_.back().get();
   }
+  /// A result of a device function that returns several values (Python's
+  /// `return a, b`): written by the function, read by its caller, which
+  /// passes one of its locals for it (by reference).
+  Variable *addResult(std::string uniqueName, Type type, SourceRange range) {
+    vars_.push_back(std::make_unique<Variable>(Variable::Kind::Param, std::move(uniqueName), type, range));
+    vars_.back()->hidden = true;
+    results.push_back(vars_.back().get());
+    return vars_.back().get();
+  }
   Variable *addLocal(std::string localName, Type type, SourceRange range) {
     vars_.push_back(std::make_unique<Variable>(Variable::Kind::Local, std::move(localName), type, range));
     return vars_.back().get();
@@ -605,6 +617,9 @@ public:
   /// a failed check stores in the record.
   bool checked = false;
   std::vector<Variable *> params;
+  /// Device functions that return a tuple: one scalar result per element,
+  /// after the parameters (addResult); their returnType is void.
+  std::vector<Variable *> results;
   Type returnType;
   StmtList body;
 

@@ -24,7 +24,16 @@ public:
       if (p.readOnly)
         os_ << " readonly";
     }
-    os_ << ") -> " << f.returnType.str() << (f.fastMath ? " fastmath" : "") << (f.checked ? " checked" : "");
+    os_ << ") -> ";
+    if (f.results.empty()) {
+      os_ << f.returnType.str();
+    } else {
+      os_ << "(";
+      for (size_t i = 0; i < f.results.size(); ++i)
+        os_ << (i ? ", " : "") << "%" << f.results[i]->name << ": " << f.results[i]->type.str();
+      os_ << ")";
+    }
+    os_ << (f.fastMath ? " fastmath" : "") << (f.checked ? " checked" : "");
     if (f.localMemoryBytes)
       os_ << " local_bytes(" << f.localMemoryBytes << ")";
     if (f.maxThreadsPerBlock)
@@ -149,6 +158,12 @@ public:
         expr(*c.args[i]);
       }
       os_ << ")";
+      if (!c.results.empty()) {
+        os_ << " -> (";
+        for (size_t i = 0; i < c.results.size(); ++i)
+          os_ << (i ? ", " : "") << "%" << c.results[i]->name;
+        os_ << ")";
+      }
       return;
     }
 #define PYK_IR_STMT(Name) case NodeKind::Name:

@@ -23,6 +23,12 @@ public:
 
   void run() {
     scopes_.emplace_back(function_.params.begin(), function_.params.end());
+    scopes_.back().insert(function_.results.begin(), function_.results.end());
+    if (!function_.results.empty() && (!function_.returnType.isVoid() || function_.kind != Function::Kind::Device))
+      problems.push_back(function_.name + ": only a device function that returns nothing has results");
+    for (const Variable *result : function_.results)
+      if (!result->type.isScalar())
+        problems.push_back(function_.name + ": result '" + result->name + "' is not a scalar");
     // Array locals exist for the whole function.
     for (const Variable *var : function_.variables())
       if (var->memory != Variable::Memory::Global) {
@@ -277,6 +283,19 @@ private:
         expr(arg);
       }
       requireType(c, arg, callee.params[i]->type, "argument");
+    }
+    if (c.results.size() != callee.results.size()) {
+      fail(c, "receives " + std::to_string(c.results.size()) + " results of '" + callee.name + "', which gives " +
+                  std::to_string(callee.results.size()));
+      return;
+    }
+    for (size_t i = 0; i < c.results.size(); ++i) {
+      const Variable *target = c.results[i];
+      if (target->kind != Variable::Kind::Local || target->memory != Variable::Memory::Global || !inScope(target))
+        fail(c, "writes a result of '" + callee.name + "' to '" + target->name + "', which is not a local in scope");
+      else if (target->type != callee.results[i]->type)
+        fail(c, "writes a " + callee.results[i]->type.str() + " result of '" + callee.name + "' to '" +
+                    target->name + "', a " + target->type.str());
     }
   }
 

@@ -74,6 +74,11 @@ private:
   /// a), the values go through hidden locals first.
   void unpack(const ast::TupleExpr &targets, const ast::Expr &value, SourceRange loc, StmtList &out);
 
+  /// The elements of a tuple-typed value, as tupleElements, or the results
+  /// of a call of a device function that returns a tuple: the call, its
+  /// results written to hidden locals, goes to `out` first.
+  std::vector<ExprPtr> tupleValues(const ast::Expr &value, SourceRange loc, StmtList &out);
+
   /// The elements of a tuple-typed value: a tuple display, a tuple local or
   /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
   std::vector<ExprPtr> tupleElements(const ast::Expr &e);

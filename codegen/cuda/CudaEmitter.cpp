@@ -84,9 +84,13 @@ public:
         os_ << ",\n" << indent;
       parameter(*function_.params[i]);
     }
+    // `return a, b`: each value through a reference the caller passes.
+    for (size_t i = 0; i < function_.results.size(); ++i)
+      os_ << (i || !function_.params.empty() ? ",\n" + indent : "") << cudaScalarType(function_.results[i]->type.scalar)
+          << " &" << names_.nameOf(function_.results[i]);
     if (function_.checked) {
       helpers_.insert(Helper::Checks);
-      os_ << (function_.params.empty() ? "" : ",\n" + indent)
+      os_ << (function_.params.empty() && function_.results.empty() ? "" : ",\n" + indent)
           << (function_.kind == Function::Kind::Kernel ? "pyk_check_record *pyk_record, uint64_t pyk_launch"
                                                        : "pyk_checker pyk_check");
     }
@@ -560,10 +564,13 @@ private:
         for (unsigned axis = 0; axis < ref->var->type.rank; ++axis)
           text += ", " + extent(ref->var, axis);
       }
+      for (size_t i = 0; i < c.results.size(); ++i)
+        text += std::string(c.args.empty() && i == 0 ? "" : ", ") + names_.nameOf(c.results[i]);
       // An unchecked caller passes no record: the callee skips failing
       // accesses but reports nothing.
       if (c.callee->checked)
-        text += std::string(c.args.empty() ? "" : ", ") + (function_.checked ? "pyk_check" : "pyk_checker{}");
+        text += std::string(c.args.empty() && c.results.empty() ? "" : ", ") +
+                (function_.checked ? "pyk_check" : "pyk_checker{}");
       return {text + ")", Postfix};
     }
 #define PYK_IR_STMT(Name) case NodeKind::Name:

@@ -331,7 +331,9 @@ private:
   const FunctionMap &functions_;
   std::map<const Variable *, llvm::Value *> scalars_;
   std::map<const Variable *, ArrayValue> arrays_;
-  std::map<const Variable *, llvm::AllocaInst *> locals_;
+  /// Where each scalar that lives in memory is: an alloca, or for a result
+  /// (Function::results) the pointer the caller passed.
+  std::map<const Variable *, llvm::Value *> locals_;
   /// Checked functions: the check record and the launch's word.
   llvm::Value *checkRecord_ = nullptr;
   llvm::Value *checkLaunch_ = nullptr;

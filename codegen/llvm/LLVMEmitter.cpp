@@ -183,6 +183,9 @@ llvm::Value *FunctionEmitter::call(const Call &c) {
     args.push_back(builder_.CreateAddrSpaceCast(array.data, llvm::PointerType::get(context_, 0)));
     args.insert(args.end(), array.extents.begin(), array.extents.end());
   }
+  for (const Variable *result : c.results)
+    args.push_back(builder_.CreatePointerBitCastOrAddrSpaceCast(
+        locals_.at(result), llvm::PointerType::get(context_, AddressSpace::Generic)));
   if (c.callee->checked) {
     // An unchecked caller has no record: the callee's checks still skip
     // the failing access, but report nothing.

@@ -96,6 +96,8 @@ unsigned FunctionEmitter::bindParameters(bool noAlias) {
 /// index.
 void FunctionEmitter::declareDeviceFunction() {
   std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Generic);
+  // `return a, b`: a pointer per result, to the caller's local.
+  paramTypes.insert(paramTypes.end(), function_.results.size(), llvm::PointerType::get(context_, AddressSpace::Generic));
   addCheckParameterTypes(paramTypes);
   if (target_ == LLVMTarget::Host) {
     paramTypes.push_back(llvm::PointerType::get(context_, 0));
@@ -108,7 +110,15 @@ void FunctionEmitter::declareDeviceFunction() {
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
   if (function_.inlineAlways)
     llvmFunction_->addFnAttr(llvm::Attribute::AlwaysInline);
-  const unsigned index = bindCheckParameters(bindParameters(/*noAlias=*/false));
+  unsigned next = bindParameters(/*noAlias=*/false);
+  for (const Variable *result : function_.results) {
+    llvm::Argument *arg = llvmFunction_->getArg(next++);
+    arg->setName(result->name);
+    arg->addAttr(llvm::Attribute::NoAlias);
+    arg->addAttr(llvm::Attribute::NoCapture);
+    locals_[result] = arg;
+  }
+  const unsigned index = bindCheckParameters(next);
   if (target_ == LLVMTarget::Host) {
     llvmFunction_->getArg(index)->setName("block");
     for (unsigned axis = 0; axis < 3; ++axis)

@@ -68,5 +68,23 @@ int main() {
   dsums.copy_to_host(sums);
   for (std::int64_t i = 0; i < 40; ++i)
     checks.exact("tuple_arguments", sums[i], 3 * 7 + (i - 3) + (i - 2 * i));
+  // Device functions that return tuples.
+  const int rows = 50;
+  std::vector<std::int32_t> triples(rows * 3);
+  for (int i = 0; i < rows * 3; ++i)
+    triples[i] = static_cast<std::int32_t>((i * 7919) % 23) - 11;
+  auto dtriples = pyk::to_device(triples, {rows, 3});
+  auto dsorted = pyk::device_empty<std::int64_t>({rows, 4});
+  pyk::kernels::sorted_triples({2, 32}, dtriples, dsorted);
+  std::vector<std::int64_t> sorted(rows * 4);
+  dsorted.copy_to_host(sorted);
+  for (int i = 0; i < rows; ++i) {
+    std::vector<std::int64_t> want(triples.begin() + 3 * i, triples.begin() + 3 * i + 3);
+    std::sort(want.begin(), want.end());
+    for (int j = 0; j < 3; ++j)
+      checks.exact("sorted_triples", sorted[i * 4 + j], want[j]);
+    const std::int64_t first = triples[3 * i];
+    checks.exact("sorted_triples span", sorted[i * 4 + 3], std::max<std::int64_t>(first, 0) - std::min<std::int64_t>(first, 0));
+  }
   return checks.finish("signatures");
 }
