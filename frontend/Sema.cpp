@@ -221,6 +221,8 @@ void Sema::declareConstant(AssignStmt &stmt) {
     note(it->second->definition) << "previous definition is here";
     return;
   }
+  if (looksLikeSignature(*stmt.value))
+    return declareSignatureConstant(target, *stmt.value);
   // Declared even when its value is rejected (with the error type), so that
   // its uses give no second error.
   Symbol symbol{SymbolKind::Constant, target.name, target.range(), types_.errorType(), std::nullopt,
