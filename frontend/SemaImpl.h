@@ -131,6 +131,15 @@ private:
   const Symbol *signatureConstant(const ast::Expr &expr);
   void reportNotASignature(ast::Expr &expr);
 
+  // --- Functions compiled by a call at module level (SemaModuleJit.cpp) -----
+  /// `k = cuda.jit(sig)(f)`, `f = cuda.jit(f, device=True)`: compiles the
+  /// undecorated def `f` as if it had that decorator, under the name `k`.
+  /// False when `stmt` is no such call (it is then a constant).
+  bool declareCompiledByCall(ast::AssignStmt &stmt);
+  /// An undecorated def that nothing compiled: a plain Python function,
+  /// ignored with a warning unless a compiled function calls it.
+  void checkPlainFunction(ast::FunctionDef &def, FunctionInfo &function);
+
   // --- Statements (SemaStmt.cpp) --------------------------------------------
   void checkBlock(ast::StmtList &body);
   void checkStmt(ast::Stmt &stmt);
@@ -333,6 +342,9 @@ private:
   /// already.
   std::map<const FunctionInfo *, std::unique_ptr<DiagnosticEngine>> instanceDiagnostics_;
   std::set<std::pair<const DiagnosticEngine *, const FunctionInfo *>> instanceDiagnosticsUsed_;
+  /// Undecorated defs compiled under another name by a module-level call
+  /// (`k = cuda.jit(sig)(f)`): what compiled each, for messages.
+  std::map<const ast::FunctionDef *, std::string> compiledAs_;
 };
 
 struct Sema::FunctionState {
