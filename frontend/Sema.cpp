@@ -105,8 +105,11 @@ void Sema::checkModuleStatement(Stmt &stmt) {
     return checkImportFrom(*importFrom);
   if (auto *def = dyn_cast<FunctionDef>(&stmt))
     return declareFunction(*def);
-  if (auto *assign = dyn_cast<AssignStmt>(&stmt))
+  if (auto *assign = dyn_cast<AssignStmt>(&stmt)) {
+    if (declareCompiledByCall(*assign))
+      return;
     return declareConstant(*assign);
+  }
   if (auto *unsupported = dyn_cast<UnsupportedStmt>(&stmt)) {
     error(stmt.range()) << unsupportedSyntaxName(unsupported->what) << " are not supported in pyk";
     // A rejected class or function: its uses stay silent, as a rejected
@@ -223,6 +226,8 @@ void Sema::declareConstant(AssignStmt &stmt) {
     note(it->second->definition) << "previous definition is here";
     return;
   }
+  if (looksLikeSignature(*stmt.value))
+    return declareSignatureConstant(target, *stmt.value);
   // Declared even when its value is rejected (with the error type), so that
   // its uses give no second error.
   Symbol symbol{SymbolKind::Constant, target.name, target.range(), types_.errorType(), std::nullopt,
@@ -383,9 +388,7 @@ void Sema::finishReturnType(FunctionInfo &function) {
 
 bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::vector<Signature> &signatures) {
   if (def.decorators.empty()) {
-    error(def.nameRange) << "function '" << def.name
-                         << "' has no @cuda.jit decorator; pyk compiles kernels (@cuda.jit) and device functions "
-                            "(@cuda.jit(device=True)) only";
+    checkPlainFunction(def, function);
     return false;
   }
   if (def.decorators.size() > 1) {

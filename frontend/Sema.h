@@ -88,7 +88,8 @@ struct ModuleInfo {
   /// In source order, then the instances in the order they were made (a
   /// deque: Sema keeps pointers to its elements while adding more).
   std::deque<FunctionInfo> functions;
-  /// The copies of definitions that instances are checked on.
+  /// The copies of definitions that instances are checked on, and those
+  /// compiled under another name by a module-level call (`k = cuda.jit(sig)(f)`).
   std::vector<std::unique_ptr<ast::FunctionDef>> instanceDefs;
   /// Indices into `functions` of what is compiled, every function after
   /// the device functions it calls (source order otherwise): the order in

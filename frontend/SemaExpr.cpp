@@ -151,6 +151,9 @@ const Type *Sema::checkName(NameExpr &expr) {
   case SymbolKind::Function:
     error(expr.range()) << "'" << expr.name << "' is a function, not a value; call it: '" << expr.name << "(...)'";
     return setType(expr, types_.errorType());
+  case SymbolKind::Signature:
+    error(expr.range()) << "'" << expr.name << "' is a signature, not a value";
+    return setType(expr, types_.errorType());
   }
   return setType(expr, types_.errorType());
 }

@@ -96,14 +96,49 @@ private:
   FunctionState saveFunctionState();
   void restoreFunctionState(FunctionState &&state);
 
-  // --- Types in annotations and signatures (SemaTypeExpr.cpp) --------------
+  // --- Types in annotations (SemaTypeExpr.cpp) ------------------------------
   /// The type an annotation denotes, or null after reporting an error.
   const Type *evaluateTypeExpr(ast::Expr &expr, bool allowVoid);
-  std::optional<Signature> evaluateSignature(ast::Expr &expr);
+  /// The scalar type `expr` names: `float32`, `f4`, `np.float32`,
+  /// `numba.types.float32` ...; empty when it names none.
+  std::optional<ScalarKind> scalarTypeNamed(ast::Expr &expr);
+  /// `void`, `types.void`, `numba.void` (and Numba's `types.none`).
+  bool isVoidNamed(const ast::Expr &expr);
+  /// The module a module-level name refers to ("numba", "numba.types",
+  /// "numpy", "cupy", ...), by the imports or by the name it usually goes
+  /// by; empty when it names none or something else.
+  std::string moduleNamed(const std::string &name);
+  /// For `types.float32`, `numba.core.types.f4`, `np.int32`: the last name,
+  /// when what comes before it is a module of scalar types.
+  std::optional<std::string> typeModuleAttribute(const ast::Expr &expr);
+
+  // --- Signatures (SemaSignatures.cpp) ----------------------------------------
+  /// One signature: a call `void(float32[:])`, a tuple of argument types,
+  /// a string holding either, or a module constant holding one. Empty
+  /// after an error.
+  std::optional<Signature> evaluateSignature(ast::Expr &expr, bool inString = false);
   /// Every signature `expr` gives: one, or a list of them. Empty after an
   /// error.
   std::vector<Signature> evaluateSignatures(ast::Expr &expr);
-  std::optional<ScalarKind> scalarTypeNamed(ast::Expr &expr);
+  /// `expr` has the form of a signature or a list of them (not checked
+  /// further): a module constant of that form holds signatures.
+  bool looksLikeSignature(ast::Expr &expr);
+  /// `expr` has the form of a type (`float32`, `types.int32[:, ::1]`).
+  bool looksLikeType(ast::Expr &expr);
+  /// Declares the module constant `target = value`, where value looks like
+  /// a signature, and reports what is wrong in it.
+  void declareSignatureConstant(ast::NameExpr &target, ast::Expr &value);
+  const Symbol *signatureConstant(const ast::Expr &expr);
+  void reportNotASignature(ast::Expr &expr);
+
+  // --- Functions compiled by a call at module level (SemaModuleJit.cpp) -----
+  /// `k = cuda.jit(sig)(f)`, `f = cuda.jit(f, device=True)`: compiles the
+  /// undecorated def `f` as if it had that decorator, under the name `k`.
+  /// False when `stmt` is no such call (it is then a constant).
+  bool declareCompiledByCall(ast::AssignStmt &stmt);
+  /// An undecorated def that nothing compiled: a plain Python function,
+  /// ignored with a warning unless a compiled function calls it.
+  void checkPlainFunction(ast::FunctionDef &def, FunctionInfo &function);
 
   // --- Statements (SemaStmt.cpp) --------------------------------------------
   void checkBlock(ast::StmtList &body);
@@ -311,6 +346,9 @@ private:
   /// already.
   std::map<const FunctionInfo *, std::unique_ptr<DiagnosticEngine>> instanceDiagnostics_;
   std::set<std::pair<const DiagnosticEngine *, const FunctionInfo *>> instanceDiagnosticsUsed_;
+  /// Undecorated defs compiled under another name by a module-level call
+  /// (`k = cuda.jit(sig)(f)`): what compiled each, for messages.
+  std::map<const ast::FunctionDef *, std::string> compiledAs_;
 };
 
 struct Sema::FunctionState {
@@ -334,6 +372,9 @@ struct Sema::FunctionState {
   DiagnosticEngine *diags;
   DiagnosticEngine *realDiags;
 };
+
+/// A type expression as written (`types.float32[:, ::1]`), for messages.
+std::string typeSpelling(const ast::Expr &type);
 
 /// "kernel" or "device function", for messages.
 inline const char *functionKindName(const FunctionInfo &function) {

@@ -1,9 +1,13 @@
 //===- SemaTypeExpr.cpp - Types written in annotations and signatures -----===//
 //
-// type       ::= scalar | scalar '[' dims ']'
-// scalar     ::= NAME | ('np' | 'numpy' | 'numba') '.' NAME
-// dims       ::= ':' (',' ':')* [',' '::1']   (rank 1 to 3; '::1' last only)
-// signature  ::= ('void' | scalar) '(' [type (',' type)*] ')'  or that text in a string
+// type    ::= scalar | scalar '[' dims ']'
+// scalar  ::= NAME | module ('.' NAME)* '.' NAME
+//             (module: numba, numba.types, numba.core.types,
+//              numba.cuda.types, numpy, cupy, under any name they are
+//              imported as; `types`, `np`, `nb` and `cp` work unimported)
+// dims    ::= ':' (',' ':')* [',' '::1'] | '::1'   (rank 1 to 3)
+//
+// A signature is read in SemaSignatures.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -18,6 +22,82 @@ using namespace ast;
 using llvm::dyn_cast;
 using llvm::isa;
 
+static std::vector<std::string> dottedName(const Expr &expr) {
+  std::vector<std::string> reversed;
+  const Expr *part = &expr;
+  while (auto *attribute = dyn_cast<AttributeExpr>(part)) {
+    reversed.push_back(attribute->attribute);
+    part = attribute->object.get();
+  }
+  auto *root = dyn_cast<NameExpr>(part);
+  if (!root)
+    return {};
+  reversed.push_back(root->name);
+  return {reversed.rbegin(), reversed.rend()};
+}
+
+std::string Sema::moduleNamed(const std::string &name) {
+  if (const Symbol *symbol = lookupGlobal(name)) {
+    if (symbol->kind != SymbolKind::Builtin)
+      return ""; // a constant, a function or a type name of that name
+    if (symbol->builtin == Builtin::NumpyModule)
+      return "numpy";
+    if (symbol->builtin == Builtin::CudaModule)
+      return "numba.cuda";
+    if (symbol->builtin == Builtin::MathModule)
+      return "math";
+  }
+  // As the imports bind it: `import numba as nb`, `from numba import types`.
+  std::string bound;
+  for (const StmtPtr &stmt : module_.body) {
+    if (auto *import = dyn_cast<ImportStmt>(stmt.get())) {
+      for (const ImportedName &imported : import->names) {
+        if (!imported.asName.empty() && imported.asName == name)
+          bound = imported.name;
+        else if (imported.asName.empty() && imported.name.substr(0, imported.name.find('.')) == name)
+          bound = name;
+      }
+    } else if (auto *importFrom = dyn_cast<ImportFromStmt>(stmt.get()); importFrom && importFrom->level == 0) {
+      for (const ImportedName &imported : importFrom->names)
+        if ((imported.asName.empty() ? imported.name : imported.asName) == name)
+          bound = importFrom->module + "." + imported.name;
+    }
+  }
+  if (!bound.empty())
+    return bound;
+  // The names these modules usually go by, for files that rely on pyk's
+  // predeclared names.
+  static const std::pair<const char *, const char *> usual[] = {
+      {"numba", "numba"}, {"nb", "numba"}, {"types", "numba.types"}, {"numpy", "numpy"},
+      {"np", "numpy"},    {"cupy", "cupy"}, {"cp", "cupy"}};
+  for (const auto &[usualName, module] : usual)
+    if (name == usualName)
+      return module;
+  return "";
+}
+
+/// The modules whose attributes name scalar types.
+static bool isTypeModule(const std::string &module) {
+  return module == "numba" || module == "numba.types" || module == "numba.core.types" ||
+         module == "numba.cuda.types" || module == "numpy" || module == "cupy";
+}
+
+std::optional<std::string> Sema::typeModuleAttribute(const Expr &expr) {
+  if (!isa<AttributeExpr>(expr))
+    return std::nullopt;
+  std::vector<std::string> parts = dottedName(expr);
+  if (parts.size() < 2)
+    return std::nullopt;
+  std::string module = moduleNamed(parts.front());
+  if (module.empty())
+    return std::nullopt;
+  for (size_t i = 1; i + 1 < parts.size(); ++i)
+    module += "." + parts[i];
+  if (!isTypeModule(module))
+    return std::nullopt;
+  return parts.back();
+}
+
 std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
   if (auto *name = dyn_cast<NameExpr>(&expr)) {
     const Symbol *symbol = lookupGlobal(name->name);
@@ -25,17 +105,16 @@ std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
       return symbol->scalarKind;
     return std::nullopt;
   }
-  if (auto *attribute = dyn_cast<AttributeExpr>(&expr)) {
-    auto *object = dyn_cast<NameExpr>(attribute->object.get());
-    if (!object)
-      return std::nullopt;
-    const Symbol *symbol = lookupGlobal(object->name);
-    const bool isTypeModule = (symbol && symbol->kind == SymbolKind::Builtin && symbol->builtin == Builtin::NumpyModule) ||
-                              object->name == "numba" || object->name == "numpy";
-    if (isTypeModule)
-      return scalarKindFromName(attribute->attribute);
-  }
+  if (std::optional<std::string> attribute = typeModuleAttribute(expr))
+    return scalarKindFromName(*attribute);
   return std::nullopt;
+}
+
+bool Sema::isVoidNamed(const Expr &expr) {
+  if (auto *name = dyn_cast<NameExpr>(&expr))
+    return name->name == "void";
+  std::optional<std::string> attribute = typeModuleAttribute(expr);
+  return attribute && (*attribute == "void" || *attribute == "none");
 }
 
 static bool isWholeAxis(const SliceExpr &slice) { return !slice.lower && !slice.upper && !slice.step; }
@@ -45,12 +124,37 @@ static bool isContiguousAxis(const SliceExpr &slice) {
   return !slice.lower && !slice.upper && step && !step->tooLarge && step->value == 1;
 }
 
+/// `float32[:, ::1]`-style spellings of an array type: `contiguousAxis` is
+/// written '::1'.
+static std::string arraySpelling(const std::string &element, size_t rank, size_t contiguousAxis) {
+  std::string text = element + "[";
+  for (size_t axis = 0; axis < rank; ++axis)
+    text += std::string(axis ? ", " : "") + (axis == contiguousAxis ? "::1" : ":");
+  return text + "]";
+}
+
+std::string typeSpelling(const Expr &type) {
+  auto *subscript = dyn_cast<SubscriptExpr>(&type);
+  std::vector<std::string> parts = dottedName(subscript ? *subscript->object : type);
+  std::string text;
+  for (const std::string &part : parts)
+    text += (text.empty() ? "" : ".") + part;
+  if (!subscript)
+    return text;
+  text += "[";
+  for (size_t axis = 0; axis < subscript->indices.size(); ++axis) {
+    auto *slice = dyn_cast<SliceExpr>(subscript->indices[axis].get());
+    text += std::string(axis ? ", " : "") + (slice && isContiguousAxis(*slice) ? "::1" : ":");
+  }
+  return text + "]";
+}
+
 const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
   if (auto *literal = dyn_cast<StringLiteralExpr>(&expr)) {
     ExprPtr parsed = parseStringAsExpression(*literal, *diags_);
     return parsed ? evaluateTypeExpr(*parsed, allowVoid) : nullptr;
   }
-  if (auto *name = dyn_cast<NameExpr>(&expr); name && name->name == "void") {
+  if (isVoidNamed(expr)) {
     if (allowVoid)
       return types_.voidType();
     error(expr.range()) << "'void' is only a signature's return type";
@@ -67,8 +171,12 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
   }
   auto *subscript = dyn_cast<SubscriptExpr>(&expr);
   if (auto *name = dyn_cast<NameExpr>(&expr); name && !subscript) {
-    error(expr.range()) << "'" << name->name << "' is not a type; expected a scalar type such as float32 or an "
-                           "array type such as float32[:]";
+    const Symbol *symbol = lookupGlobal(name->name);
+    if (symbol && symbol->kind == SymbolKind::Signature)
+      error(expr.range()) << "'" << name->name << "' is a signature, not a type";
+    else
+      error(expr.range()) << "'" << name->name << "' is not a type; expected a scalar type such as float32 or an "
+                             "array type such as float32[:]";
     return nullptr;
   }
   if (!subscript) {
@@ -85,6 +193,22 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
     return nullptr;
   }
   const size_t rank = subscript->indices.size();
+  // Numba's layouts: 'A' (every axis ':'), 'C' ('::1' last) and 'F' ('::1'
+  // first). pyk arrays are C-contiguous: 'A' and 'C' are the same to it.
+  auto *first = rank ? dyn_cast<SliceExpr>(subscript->indices.front().get()) : nullptr;
+  bool fortran = rank > 1 && first && isContiguousAxis(*first);
+  for (size_t axis = 1; fortran && axis < rank; ++axis) {
+    auto *slice = dyn_cast<SliceExpr>(subscript->indices[axis].get());
+    fortran = slice && isWholeAxis(*slice);
+  }
+  if (fortran && rank <= 3) {
+    const std::string spelled = typeSpelling(*subscript->object);
+    error(expr.range()) << arraySpelling(spelled, rank, 0)
+                        << " is a Fortran-ordered (column-major) array; pyk arrays are C-contiguous: write "
+                        << arraySpelling(spelled, rank, rank - 1) << " (or " << arraySpelling(spelled, rank, rank)
+                        << ") and pass the transposed array";
+    return nullptr;
+  }
   for (size_t axis = 0; axis < rank; ++axis) {
     auto *slice = dyn_cast<SliceExpr>(subscript->indices[axis].get());
     const bool last = axis + 1 == rank;
@@ -99,53 +223,6 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
     return nullptr;
   }
   return types_.array(*element, static_cast<unsigned>(rank));
-}
-
-std::optional<Signature> Sema::evaluateSignature(Expr &expr) {
-  if (auto *literal = dyn_cast<StringLiteralExpr>(&expr)) {
-    ExprPtr parsed = parseStringAsExpression(*literal, *diags_);
-    return parsed ? evaluateSignature(*parsed) : std::nullopt;
-  }
-  auto *call = dyn_cast<CallExpr>(&expr);
-  if (!call || !call->keywords.empty()) {
-    error(expr.range()) << "expected a signature such as \"void(float32[:], float32[:])\"";
-    return std::nullopt;
-  }
-  Signature signature;
-  signature.range = expr.range();
-  signature.returnType = evaluateTypeExpr(*call->callee, /*allowVoid=*/true);
-  bool ok = signature.returnType != nullptr;
-  for (ExprPtr &arg : call->args) {
-    const Type *type = evaluateTypeExpr(*arg, /*allowVoid=*/false);
-    ok &= type != nullptr;
-    signature.params.push_back(type ? type : types_.errorType());
-    signature.paramRanges.push_back(arg->range());
-  }
-  if (!ok)
-    return std::nullopt;
-  return signature;
-}
-
-std::vector<Signature> Sema::evaluateSignatures(Expr &expr) {
-  if (auto *list = dyn_cast<UnsupportedExpr>(&expr); list && list->what == UnsupportedSyntax::ListDisplay) {
-    if (list->elements.empty()) {
-      error(expr.range()) << "the list of signatures is empty; give at least one, or none at all";
-      return {};
-    }
-    std::vector<Signature> signatures;
-    bool ok = true;
-    for (ExprPtr &element : list->elements) {
-      std::optional<Signature> signature = evaluateSignature(*element);
-      ok &= signature.has_value();
-      if (signature)
-        signatures.push_back(std::move(*signature));
-    }
-    return ok ? signatures : std::vector<Signature>{};
-  }
-  std::optional<Signature> signature = evaluateSignature(expr);
-  if (!signature)
-    return {};
-  return {std::move(*signature)};
 }
 
 } // namespace pyk::sema

@@ -27,6 +27,7 @@ enum class SymbolKind {
   Function,  ///< a kernel or device function of this module
   TypeName,  ///< a scalar type name: float32, np.int64, ...
   Builtin,   ///< a builtin module or function: cuda, math, np, void
+  Signature, ///< a module constant holding signatures for @cuda.jit
 };
 
 struct Symbol {
@@ -60,6 +61,9 @@ struct Symbol {
   std::vector<int64_t> fixedShape = {};
   /// Builtin::MathFunction (imported with `from math import sqrt`): which.
   const MathFunctionInfo *mathFunction = nullptr;
+  /// Signature constants (`sig = "void(float32[:])"`, `SIGS = [...]`): the
+  /// value, read where a decorator names the constant.
+  ast::Expr *signatureValue = nullptr;
 };
 
 } // namespace pyk
