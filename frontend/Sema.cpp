@@ -317,13 +317,16 @@ void Sema::checkFunction(FunctionInfo &function) {
     hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
                        param->type->scalarKind() == ScalarKind::Float64;
   float64Warnings_.clear();
+  floatWidenings_.clear();
+  firstValues_.clear();
   sawRejectedStatement_ = false;
   const unsigned errorsBefore = realDiags_.errorCount();
   checkBodyToFixpoint(function);
   if (realDiags_.errorCount() != errorsBefore)
     bodyErrors_.insert(&function);
-  for (const auto &[offset, located] : float64Warnings_)
-    warning(located.first) << located.second;
+  else
+    warnAboutWidenedLocals(const_cast<FunctionDef &>(*function.def));
+  reportFloat64Warnings();
   if (function.kind == FunctionKind::Device)
     finishReturnType(function);
   function_ = nullptr;
@@ -575,22 +578,9 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
   // A local's type is the unification of everything assigned to it, and an
   // assignment may read locals assigned later in the text (in a loop). Check
   // the body with diagnostics muted until no local's type changes, then
-  // once more for real. Unification only widens, so this ends quickly.
+  // once more for real.
   auto &def = const_cast<FunctionDef &>(*function.def);
-  constexpr int maxRounds = 8;
-  for (int round = 0; round < maxRounds; ++round) {
-    DiagnosticEngine scratch(realDiags_.file());
-    diags_ = &scratch;
-    localTypesChanged_ = false;
-    flow_ = FlowState();
-    resetReturnInference();
-    guarded_.clear();
-    warnedGridIndices_.clear();
-    checkBlock(def.body);
-    diags_ = &realDiags_;
-    if (!localTypesChanged_)
-      break;
-  }
+  checkBodyUntilTypesSettle(def);
   flow_ = FlowState();
   resetReturnInference();
   guarded_.clear();

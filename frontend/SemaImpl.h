@@ -48,6 +48,17 @@ private:
   void checkResourceOption(ast::KeywordArgument &keyword, FunctionInfo &function);
   void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
   void checkBodyToFixpoint(FunctionInfo &function);
+  /// Checks the body with diagnostics muted until no local's type changes.
+  void checkBodyUntilTypesSettle(ast::FunctionDef &def);
+  // --- Unification of a local's values (SemaUnification.cpp) ----------------
+  /// Warns where Numba's unification made a local float64 (see
+  /// FloatWidening).
+  void warnAboutWidenedLocals(ast::FunctionDef &def);
+  /// Of the `seeded` locals, those that a muted check of the body with
+  /// them starting as float32 leaves float32. Puts every type back.
+  std::set<const Symbol *> localsKeptFloat32(ast::FunctionDef &def, const std::vector<const Symbol *> &seeded);
+  /// Reports the float64 warnings of arithmetic (float64Warnings_).
+  void reportFloat64Warnings();
   void warnIfNotPython(const ast::Expr *annotation);
   void resetReturnInference();
   /// Device functions: the return type from the return statements, and
@@ -88,8 +99,9 @@ private:
   void assignTo(ast::Expr &target, const Type *valueType, SourceRange valueRange);
   void assignToName(ast::NameExpr &target, const Type *valueType, SourceRange valueRange);
   void assignTupleToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
-  /// The type a local holding `current` and now assigned `value` has.
-  /// Null when the two cannot share a variable.
+  /// The type a local holding the scalar `current` and now assigned the
+  /// scalar `value` has: Numba's unification (NumPy's promote_types), except
+  /// that a float local keeps its type.
   const Type *unifyLocalType(const Type *current, const Type *value);
 
   // --- Expressions (SemaExpr.cpp) ---------------------------------------------
@@ -256,7 +268,36 @@ private:
   /// The float64 warnings of every pass over the body, by position: an
   /// early pass sees `acc += i` while acc is still float32, before the
   /// promotion it warns about widens acc to float64.
-  std::map<uint32_t, std::pair<SourceRange, std::string>> float64Warnings_;
+  struct Float64Warning {
+    SourceRange at;
+    std::string message;
+    /// The integer locals the message says to cast. Where a later value
+    /// made one of them a float (Numba's unification), the cast would not
+    /// help: the warning at that local says what does instead.
+    std::vector<const Symbol *> integerLocals;
+  };
+  std::map<uint32_t, Float64Warning> float64Warnings_;
+  /// A local that first held an integer or a bool and became a float when
+  /// a later value was assigned (Numba's unification: `p = 0` then
+  /// `p += x[i] * w` makes p float64).
+  struct FloatWidening {
+    /// The value the local first held, and whether it came from a plain
+    /// `name = value` (so that 'name = float32(value)' can be suggested).
+    SourceRange firstValue;
+    bool firstValueIsWhole = false;
+    ScalarKind firstKind = ScalarKind::Int64;
+    /// The value that made it a float; integers too (uint64 and int64 unify
+    /// to float64).
+    SourceRange widenedBy;
+    ScalarKind widenedKind = ScalarKind::Float64;
+    /// The value is a true division ('/'), where '//' may have been meant.
+    bool byTrueDivision = false;
+  };
+  std::map<const Symbol *, FloatWidening> floatWidenings_;
+  /// The first value of each local, for FloatWidening.
+  std::map<const Symbol *, std::pair<SourceRange, bool>> firstValues_;
+  /// The value being assigned is a true division (`n /= 2`, `n = n / 2`).
+  bool assignedByTrueDivision_ = false;
 };
 
 /// "kernel" or "device function", for messages.
