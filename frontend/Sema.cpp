@@ -2,9 +2,9 @@
 //
 // Algorithm:
 //  1. Declare the predeclared names (cuda, math, np, numba, type names).
-//  2. Walk the module body in order: imports bind names, `NAME = constant`
-//     declares a constant, `def` declares a function; anything else at module
-//     level is an error.
+//  2. Walk the module body in order: imports bind names (SemaImports.cpp),
+//     `NAME = constant` declares a constant, `def` declares a function;
+//     anything else at module level is an error.
 //  3. Check each function's signature: its decorator and options, its
 //     parameters' types (annotations and/or signature), its return type.
 //  4. Order the functions so that each comes after the device functions it
@@ -117,88 +117,6 @@ void Sema::checkModuleStatement(Stmt &stmt) {
     return;
   error(stmt.range()) << "only imports, constants, kernels and device functions may appear at module level "
                          "(host code belongs in C++)";
-}
-
-//===----------------------------------------------------------------------===//
-// Imports
-//===----------------------------------------------------------------------===//
-
-void Sema::checkImport(ImportStmt &stmt) {
-  for (const ImportedName &name : stmt.names) {
-    const std::string bound = name.asName.empty() ? name.name.substr(0, name.name.find('.')) : name.asName;
-    Builtin builtin = Builtin::None;
-    if (name.name == "math")
-      builtin = Builtin::MathModule;
-    else if (name.name == "numpy")
-      builtin = Builtin::NumpyModule;
-    else if (name.name == "numba.cuda" && !name.asName.empty())
-      builtin = Builtin::CudaModule;
-    else if (name.name == "numba" || name.name == "numba.cuda")
-      continue; // `numba.cuda.x` spellings are not used by kernels; `cuda` is predeclared.
-    if (builtin == Builtin::None) {
-      error(name.range) << "cannot import '" << name.name
-                        << "': pyk kernels can only import numba, numba.cuda, math and numpy";
-      continue;
-    }
-    addSymbol(moduleScope_,
-              Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool, builtin, nullptr, 0});
-  }
-}
-
-void Sema::checkImportFrom(ImportFromStmt &stmt) {
-  const bool fromNumba = stmt.level == 0 && (stmt.module == "numba" || stmt.module == "numba.cuda");
-  const bool fromMath = stmt.level == 0 && stmt.module == "math";
-  const bool fromNumpy = stmt.level == 0 && stmt.module == "numpy";
-  if (!fromNumba && !fromMath && !fromNumpy) {
-    error(stmt.moduleRange.isValid() ? stmt.moduleRange : stmt.range())
-        << "cannot import from '" << std::string(stmt.level, '.') << stmt.module
-        << "': pyk kernels can only import numba, numba.cuda, math and numpy";
-    return;
-  }
-  if (stmt.importsAll) {
-    error(stmt.range()) << "'from " << stmt.module << " import *' is not supported; import the names you use";
-    return;
-  }
-  for (const ImportedName &name : stmt.names) {
-    const std::string bound = name.asName.empty() ? name.name : name.asName;
-    if (stmt.module == "numba" && name.name == "cuda") {
-      addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
-                                     Builtin::CudaModule, nullptr, 0});
-      continue;
-    }
-    if ((fromNumba || fromNumpy) && (scalarKindFromName(name.name) || name.name == "void")) {
-      if (name.name == "void" || bound == name.name)
-        continue; // Predeclared already.
-      addSymbol(moduleScope_, Symbol{SymbolKind::TypeName, bound, name.range, nullptr, std::nullopt,
-                                     *scalarKindFromName(name.name), Builtin::None, nullptr, 0});
-      continue;
-    }
-    if (fromMath) {
-      if (auto value = mathConstant(name.name)) {
-        addSymbol(moduleScope_, Symbol{SymbolKind::Constant, bound, name.range, types_.float64Type(),
-                                       ConstantValue::ofFloat(*value), ScalarKind::Bool, Builtin::None, nullptr, 0});
-        continue;
-      }
-      if (const MathFunctionInfo *function = mathFunction(name.name)) {
-        Symbol symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
-                      Builtin::MathFunction, nullptr, 0};
-        symbol.mathFunction = function;
-        addSymbol(moduleScope_, std::move(symbol));
-        continue;
-      }
-    }
-    std::string dotted = (fromMath ? "math." : stmt.module == "numba.cuda" ? "cuda." : "") + name.name;
-    if (auto builtin = builtinFromName(dotted); builtin && stmt.module == "numba.cuda") {
-      addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
-                                     *builtin, nullptr, 0});
-      continue;
-    }
-    if (isKnownUnimplementedBuiltin(dotted)) {
-      notSupportedYet(name.range, "'" + dotted + "'");
-      continue;
-    }
-    error(name.range) << "'" << stmt.module << "." << name.name << "' is not available in pyk kernels";
-  }
 }
 
 //===----------------------------------------------------------------------===//

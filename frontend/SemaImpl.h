@@ -1,8 +1,9 @@
 //===- SemaImpl.h - Sema's internal state (private to frontend/) ----------===//
 //
 // One Sema object checks one module. Its work is split by concern into
-// Sema.cpp (module level, functions, decorators), SemaTypeExpr.cpp (type
-// annotations and signatures), SemaStmt.cpp and SemaExpr.cpp.
+// Sema.cpp (module level, functions, decorators), SemaImports.cpp,
+// SemaTypeExpr.cpp (type annotations and signatures), SemaStmt.cpp,
+// SemaUnification.cpp (locals' types) and SemaExpr.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_FRONTEND_SEMAIMPL_H
@@ -35,8 +36,21 @@ public:
 private:
   // --- Module level (Sema.cpp) --------------------------------------------
   void checkModuleStatement(ast::Stmt &stmt);
+  // Imports (SemaImports.cpp)
   void checkImport(ast::ImportStmt &stmt);
   void checkImportFrom(ast::ImportFromStmt &stmt);
+  /// What `from module import name` binds, if pyk kernels can use it (for
+  /// scalar type names: a TypeName symbol, or none when predeclared).
+  /// False when pyk ignores the name.
+  bool importName(const std::string &module, const ast::ImportedName &name);
+  /// Binds `bound` to a name pyk ignores, warning at the import: using it
+  /// in a kernel is the error (reportIgnoredImport). `shown` is the name
+  /// as messages write it, `key` as classifyMissingName takes it.
+  void ignoreImport(SourceRange range, const std::string &bound, const std::string &shown, const std::string &key);
+  void reportIgnoredImport(SourceRange use, const Symbol &symbol);
+  /// Reports the use of `shown`, a name pyk lacks (classified by `key`),
+  /// at `range`; false, reporting nothing, when pyk knows nothing of it.
+  bool reportMissingName(SourceRange range, const std::string &shown, const std::string &key);
   void declareConstant(ast::AssignStmt &stmt);
   void declareFunction(ast::FunctionDef &def);
   /// Decorator, parameters and declared return type; false when the
@@ -213,6 +227,10 @@ private:
   TypeContext &types_;
 
   std::map<std::string, Symbol *> moduleScope_;
+  /// The names imports bound that pyk ignores (Builtin::IgnoredImport): what
+  /// each stands for ("numba.vectorize", "time"), shown and as a key of
+  /// classifyMissingName.
+  std::map<const Symbol *, std::pair<std::string, std::string>> ignoredImports_;
   std::map<std::string, Symbol *> predeclared_;
 
   // Per function
@@ -327,6 +345,9 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::CudaModule:
   case Builtin::MathModule:
   case Builtin::NumpyModule:
+  case Builtin::CupyModule:
+  case Builtin::NumbaModule:
+  case Builtin::NumbaTypesModule:
   case Builtin::ThreadIdx:
   case Builtin::BlockIdx:
   case Builtin::BlockDim:

@@ -185,7 +185,8 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
   auto it = functionScope_.find(target.name);
   Symbol *symbol = it == functionScope_.end() ? nullptr : it->second;
   if (!symbol) {
-    if (const Symbol *outer = lookup(target.name)) {
+    // A name an ignored import bound is free for a local, as in Python.
+    if (const Symbol *outer = lookup(target.name); outer && outer->builtin != Builtin::IgnoredImport) {
       const bool builtin = outer->kind == SymbolKind::Builtin || outer->kind == SymbolKind::TypeName;
       if (outer->kind == SymbolKind::Constant || outer->kind == SymbolKind::Function || builtin) {
         error(target.range()) << "cannot assign to '" << target.name << "': it names a "
@@ -490,7 +491,8 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
     return;
   }
   if (it == functionScope_.end()) {
-    if (const Symbol *outer = lookup(target->name); outer && outer->kind != SymbolKind::Local) {
+    if (const Symbol *outer = lookup(target->name);
+        outer && outer->kind != SymbolKind::Local && outer->builtin != Builtin::IgnoredImport) {
       assignToName(*target, declared, stmt.range()); // reports the clash with the module name
       return;
     }
@@ -536,7 +538,12 @@ void Sema::checkAssert(AssertStmt &stmt) {
 bool Sema::checkRange(ForStmt &stmt) {
   auto *call = dyn_cast<CallExpr>(stmt.iterable.get());
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-  if (!callee || callee->name != "range" || lookup("range")) {
+  // Numba's prange runs as range in a CUDA kernel.
+  const Symbol *calleeSymbol = callee ? lookup(callee->name) : nullptr;
+  const bool isRange = callee && ((callee->name == "range" && !calleeSymbol) ||
+                                  (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
+                                   calleeSymbol->builtin == Builtin::Prange));
+  if (!isRange) {
     error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
     // enumerate(x), zip(a, b): the error above says it all.
     auto *unknownCallee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;

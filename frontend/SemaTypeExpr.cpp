@@ -30,8 +30,11 @@ std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
     if (!object)
       return std::nullopt;
     const Symbol *symbol = lookupGlobal(object->name);
-    const bool isTypeModule = (symbol && symbol->kind == SymbolKind::Builtin && symbol->builtin == Builtin::NumpyModule) ||
-                              object->name == "numba" || object->name == "numpy";
+    const bool isTypeModule =
+        (symbol && symbol->kind == SymbolKind::Builtin &&
+         (symbol->builtin == Builtin::NumpyModule || symbol->builtin == Builtin::CupyModule ||
+          symbol->builtin == Builtin::NumbaModule || symbol->builtin == Builtin::NumbaTypesModule)) ||
+        object->name == "numba" || object->name == "numpy";
     if (isTypeModule)
       return scalarKindFromName(attribute->attribute);
   }
