@@ -319,47 +319,8 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
     error(call.args[1]->range()) << "@cuda.jit takes at most one signature";
   if (!call.args.empty())
     signature = evaluateSignature(*call.args[0]);
-  for (KeywordArgument &keyword : call.keywords) {
-    const std::string &name = keyword.name;
-    if (name == "device" || name == "fastmath" || name == "lineinfo" || name == "debug" || name == "inline" ||
-        name == "cache") {
-      // Only True or False will do: say so once, whatever else the value is.
-      DiagnosticEngine scratch(realDiags_.file());
-      DiagnosticEngine *saved = std::exchange(diags_, &scratch);
-      checkValue(*keyword.value);
-      diags_ = saved;
-      if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
-        error(keyword.value->range()) << "option '" << name << "' takes True or False";
-        // device=1: checked as what was meant, so that the rest of the
-        // function raises no kernel-only errors on top of this one.
-        const auto &c = keyword.value->constant;
-        if (name == "device" && (c && c->kind == ConstantValue::Kind::Int ? c->intValue != 0 : function.def->returns != nullptr))
-          function.kind = FunctionKind::Device;
-        continue;
-      }
-      const bool on = keyword.value->constant->boolValue;
-      if (name == "device" && on)
-        function.kind = FunctionKind::Device;
-      else if (name == "cache")
-        note(keyword.nameRange) << "option 'cache' has no effect: pyk compiles ahead of time";
-      else if (name == "lineinfo")
-        function.options.lineinfo = on;
-      else if (name == "fastmath")
-        function.options.fastmath = on;
-      else if (name == "debug")
-        function.options.debug = on;
-      else if (name == "inline")
-        function.options.inlineAlways = on;
-      continue;
-    }
-    if (name == "max_registers" || name == "launch_bounds") {
-      checkResourceOption(keyword, function);
-      continue;
-    }
-    error(keyword.nameRange) << "unknown @cuda.jit option '" << name
-                             << "'; pyk accepts device, fastmath, lineinfo, debug, max_registers, launch_bounds, "
-                                "inline and cache";
-  }
+  for (KeywordArgument &keyword : call.keywords)
+    checkDecoratorOption(keyword, function);
   FunctionOptions &options = function.options;
   if (options.maxRegisters && options.maxThreadsPerBlock) {
     for (KeywordArgument &keyword : call.keywords)
@@ -377,10 +338,95 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::op
   }
   if (function.kind == FunctionKind::Kernel && function.options.inlineAlways) {
     for (KeywordArgument &keyword : call.keywords)
-      if (keyword.name == "inline")
-        error(keyword.nameRange) << "option 'inline' applies to device functions; a kernel is launched, not inlined";
+      if (keyword.name == "inline" || keyword.name == "forceinline")
+        error(keyword.nameRange) << "option '" << keyword.name
+                                 << "' applies to device functions; a kernel is launched, not inlined";
     function.options.inlineAlways = false;
   }
+}
+
+/// One `name=value` of @cuda.jit(...), as Numba-CUDA's jit takes them.
+/// Boolean options take True or False, and False does nothing; cache and
+/// opt do nothing either way (a note says so).
+void Sema::checkDecoratorOption(KeywordArgument &keyword, FunctionInfo &function) {
+  const std::string &name = keyword.name;
+  if (name == "max_registers" || name == "launch_bounds")
+    return checkResourceOption(keyword, function);
+  if (name == "link") {
+    // Before the value is looked at: it is a list of files, which kernels
+    // do not have.
+    notSupportedYet(keyword.nameRange, "option 'link' (external device functions)");
+    return;
+  }
+  if (auto *set = dyn_cast<UnsupportedExpr>(keyword.value.get());
+      name == "fastmath" && set && set->what == UnsupportedSyntax::SetDisplay) {
+    // fastmath={'nsz', 'arcp', ...}: LLVM's flags one by one in Numba.
+    warning(keyword.value->range()) << "pyk applies fastmath as a whole: with a set of flags, this function gets "
+                                       "all of fastmath=True (approximate division, square root and math "
+                                       "functions, float32 denormals flushed to zero)";
+    function.options.fastmath = true;
+    return;
+  }
+  static constexpr std::string_view booleanOptions[] = {"device", "fastmath",   "lineinfo",    "debug",
+                                                        "inline", "forceinline", "boundscheck", "opt",
+                                                        "cache"};
+  if (std::find(std::begin(booleanOptions), std::end(booleanOptions), name) == std::end(booleanOptions)) {
+    std::vector<std::string_view> known(std::begin(booleanOptions), std::end(booleanOptions));
+    known.insert(known.end(), {"max_registers", "launch_bounds", "link"});
+    DiagnosticBuilder message = error(keyword.nameRange);
+    message << "unknown @cuda.jit option '" << name << "'";
+    if (std::string_view guess = closestName(name, known); !guess.empty())
+      message << "; did you mean '" << guess << "'?";
+    else
+      message << "; pyk accepts device, fastmath, lineinfo, debug, boundscheck, opt, max_registers, "
+                 "launch_bounds, inline, forceinline and cache";
+    return;
+  }
+  // inline='always' or 'never', as Numba-CUDA spells it too.
+  auto *text = dyn_cast<StringLiteralExpr>(keyword.value.get());
+  if (name == "inline" && text && text->flavor == StringLiteralExpr::Flavor::Text &&
+      (text->value == "always" || text->value == "never")) {
+    function.options.inlineAlways |= text->value == "always";
+    return;
+  }
+  // Only True or False will do: say so once, whatever else the value is.
+  DiagnosticEngine scratch(realDiags_.file());
+  DiagnosticEngine *saved = std::exchange(diags_, &scratch);
+  checkValue(*keyword.value);
+  diags_ = saved;
+  if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
+    error(keyword.value->range()) << "option '" << name << "' takes True or False"
+                                  << (name == "inline" ? ", or 'always' or 'never'" : "");
+    // device=1: checked as what was meant, so that the rest of the
+    // function raises no kernel-only errors on top of this one.
+    const auto &c = keyword.value->constant;
+    if (name == "device" &&
+        (c && c->kind == ConstantValue::Kind::Int ? c->intValue != 0 : function.def->returns != nullptr))
+      function.kind = FunctionKind::Device;
+    return;
+  }
+  // Either value of these changes nothing pyk writes.
+  if (name == "cache") {
+    note(keyword.nameRange) << "option 'cache' has no effect: pyk compiles ahead of time";
+    return;
+  }
+  if (name == "opt") {
+    note(keyword.nameRange) << "option 'opt' has no effect: pykc's -O sets how far the code is optimised";
+    return;
+  }
+  if (!keyword.value->constant->boolValue)
+    return;
+  FunctionOptions &options = function.options;
+  if (name == "device")
+    function.kind = FunctionKind::Device;
+  else if (name == "lineinfo")
+    options.lineinfo = true;
+  else if (name == "fastmath")
+    options.fastmath = true;
+  else if (name == "debug" || name == "boundscheck")
+    options.debug = true; // Checked mode checks bounds (Numba raises NotImplementedError for boundscheck).
+  else if (name == "inline" || name == "forceinline")
+    options.inlineAlways = true;
 }
 
 /// max_registers=N (1 to 255, PTX's limit per thread); launch_bounds=T,

@@ -59,6 +59,7 @@ private:
   void checkFunction(FunctionInfo &function);
   bool checkDecorators(ast::FunctionDef &def, FunctionInfo &function, std::optional<Signature> &signature);
   void checkDecoratorOptions(ast::CallExpr &call, FunctionInfo &function, std::optional<Signature> &signature);
+  void checkDecoratorOption(ast::KeywordArgument &keyword, FunctionInfo &function);
   void checkResourceOption(ast::KeywordArgument &keyword, FunctionInfo &function);
   void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
   void checkBodyToFixpoint(FunctionInfo &function);
