@@ -81,6 +81,8 @@ void Sema::run() {
   {
     const unsigned errorsBefore = realDiags_.errorCount();
     signatureChecked.push_back(checkSignature(function));
+    if (!signatureChecked.back())
+      rejectedDecorators_.insert(&function);
     if (realDiags_.errorCount() != errorsBefore)
       signatureErrors_.insert(&function);
   }

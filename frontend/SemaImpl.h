@@ -283,6 +283,9 @@ private:
   /// errors: what their calls would add (the argument count, "this call
   /// does nothing") may follow from those, so it is not reported.
   std::set<const FunctionInfo *> signatureErrors_;
+  /// Functions whose decorator was rejected (none, @numba.njit, two): what
+  /// they are is unknown, so their calls say nothing more.
+  std::set<const FunctionInfo *> rejectedDecorators_;
   std::set<const FunctionInfo *> bodyErrors_;
   /// The float64 warnings of every pass over the body, by position: an
   /// early pass sees `acc += i` while acc is still float32, before the
