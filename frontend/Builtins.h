@@ -10,6 +10,7 @@
 
 #include <optional>
 #include <string_view>
+#include <vector>
 
 namespace pyk {
 
@@ -39,9 +40,37 @@ const MathFunctionInfo *mathFunction(std::string_view name);
 /// The value of math.pi, math.e, math.inf, math.nan, math.tau.
 std::optional<double> mathConstant(std::string_view name);
 
+/// Why a name that Numba, CUDA Python or Python's modules have is not one
+/// pyk kernels can use.
+enum class MissingNameKind {
+  Unknown,         ///< not a name pyk knows of: maybe a typo
+  NotSupportedYet, ///< planned ("cuda.cg", "math.modf", "complex64")
+  HostApi,         ///< runs on the host ("cuda.to_device", module "time")
+  NotAvailable,    ///< exists, but not for kernels ("numba.vectorize")
+};
+
+struct MissingName {
+  MissingNameKind kind = MissingNameKind::Unknown;
+  /// HostApi: what does it in C++ ("pyk::to_device"), or empty.
+  std::string_view cxxCounterpart;
+};
+
+/// Classifies `dotted`, a name pyk does not implement, written as kernels
+/// name it: "cuda.to_device", "cuda.atomic.nanmax", "math.modf",
+/// "numba.vectorize", "complex64"; a module alone is its name ("time").
+MissingName classifyMissingName(std::string_view dotted);
+
 /// True for names Numba's CUDA target or Python provide that pyk parses
-/// and plans to support but does not implement yet ("cuda.syncthreads").
+/// and plans to support but does not implement yet ("cuda.cg").
 bool isKnownUnimplementedBuiltin(std::string_view name);
+
+/// The names pyk has in namespace `prefix` ("cuda", "cuda.atomic", "math"),
+/// for "did you mean" suggestions.
+std::vector<std::string_view> builtinNamesIn(std::string_view prefix);
+
+/// Of `candidates`, the one `name` is most likely a misspelling of; empty if
+/// none is close.
+std::string_view closestName(std::string_view name, const std::vector<std::string_view> &candidates);
 
 /// True for Python's built-in functions and classes that kernels do not
 /// have ("sum", "enumerate", "staticmethod"); not for those pyk supports

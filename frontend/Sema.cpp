@@ -2,9 +2,9 @@
 //
 // Algorithm:
 //  1. Declare the predeclared names (cuda, math, np, numba, type names).
-//  2. Walk the module body in order: imports bind names, `NAME = constant`
-//     declares a constant, `def` declares a function; anything else at module
-//     level is an error.
+//  2. Walk the module body in order: imports bind names (SemaImports.cpp),
+//     `NAME = constant` declares a constant, `def` declares a function;
+//     anything else at module level is an error.
 //  3. Check each function's signature: its decorator and options, its
 //     parameters' types (annotations and/or signature), its return type.
 //  4. Order the functions so that each comes after the device functions it
@@ -84,6 +84,8 @@ void Sema::run() {
     FunctionInfo &function = info_.functions[index];
     const unsigned errorsBefore = realDiags_->errorCount();
     signatureChecked[index] = checkSignature(function);
+    if (!signatureChecked[index])
+      rejectedDecorators_.insert(&function);
     if (realDiags_->errorCount() != errorsBefore)
       signatureErrors_.insert(&function);
   }
@@ -125,90 +127,6 @@ void Sema::checkModuleStatement(Stmt &stmt) {
     return;
   error(stmt.range()) << "only imports, constants, kernels and device functions may appear at module level "
                          "(host code belongs in C++)";
-}
-
-//===----------------------------------------------------------------------===//
-// Imports
-//===----------------------------------------------------------------------===//
-
-void Sema::checkImport(ImportStmt &stmt) {
-  for (const ImportedName &name : stmt.names) {
-    const std::string bound = name.asName.empty() ? name.name.substr(0, name.name.find('.')) : name.asName;
-    Builtin builtin = Builtin::None;
-    if (name.name == "math")
-      builtin = Builtin::MathModule;
-    else if (name.name == "numpy")
-      builtin = Builtin::NumpyModule;
-    else if (name.name == "numba.cuda" && !name.asName.empty())
-      builtin = Builtin::CudaModule;
-    else if (name.name == "numba" || name.name == "numba.cuda")
-      continue; // `numba.cuda.x` spellings are not used by kernels; `cuda` is predeclared.
-    if (builtin == Builtin::None) {
-      error(name.range) << "cannot import '" << name.name
-                        << "': pyk kernels can only import numba, numba.cuda, math and numpy";
-      continue;
-    }
-    addSymbol(moduleScope_,
-              Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool, builtin, nullptr, 0});
-  }
-}
-
-void Sema::checkImportFrom(ImportFromStmt &stmt) {
-  const bool fromNumba = stmt.level == 0 && (stmt.module == "numba" || stmt.module == "numba.cuda");
-  const bool fromMath = stmt.level == 0 && stmt.module == "math";
-  const bool fromNumpy = stmt.level == 0 && stmt.module == "numpy";
-  if (!fromNumba && !fromMath && !fromNumpy) {
-    error(stmt.moduleRange.isValid() ? stmt.moduleRange : stmt.range())
-        << "cannot import from '" << std::string(stmt.level, '.') << stmt.module
-        << "': pyk kernels can only import numba, numba.cuda, math and numpy";
-    return;
-  }
-  if (stmt.importsAll) {
-    error(stmt.range()) << "'from " << stmt.module << " import *' is not supported; import the names you use";
-    return;
-  }
-  for (const ImportedName &name : stmt.names) {
-    const std::string bound = name.asName.empty() ? name.name : name.asName;
-    if (stmt.module == "numba" && (name.name == "njit" || name.name == "jit"))
-      continue; // Decorators only: checkDecorators reads them from the imports.
-    if (stmt.module == "numba" && name.name == "cuda") {
-      addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
-                                     Builtin::CudaModule, nullptr, 0});
-      continue;
-    }
-    if ((fromNumba || fromNumpy) && (scalarKindFromName(name.name) || name.name == "void")) {
-      if (name.name == "void" || bound == name.name)
-        continue; // Predeclared already.
-      addSymbol(moduleScope_, Symbol{SymbolKind::TypeName, bound, name.range, nullptr, std::nullopt,
-                                     *scalarKindFromName(name.name), Builtin::None, nullptr, 0});
-      continue;
-    }
-    if (fromMath) {
-      if (auto value = mathConstant(name.name)) {
-        addSymbol(moduleScope_, Symbol{SymbolKind::Constant, bound, name.range, types_.float64Type(),
-                                       ConstantValue::ofFloat(*value), ScalarKind::Bool, Builtin::None, nullptr, 0});
-        continue;
-      }
-      if (const MathFunctionInfo *function = mathFunction(name.name)) {
-        Symbol symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
-                      Builtin::MathFunction, nullptr, 0};
-        symbol.mathFunction = function;
-        addSymbol(moduleScope_, std::move(symbol));
-        continue;
-      }
-    }
-    std::string dotted = (fromMath ? "math." : stmt.module == "numba.cuda" ? "cuda." : "") + name.name;
-    if (auto builtin = builtinFromName(dotted); builtin && stmt.module == "numba.cuda") {
-      addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
-                                     *builtin, nullptr, 0});
-      continue;
-    }
-    if (isKnownUnimplementedBuiltin(dotted)) {
-      notSupportedYet(name.range, "'" + dotted + "'");
-      continue;
-    }
-    error(name.range) << "'" << stmt.module << "." << name.name << "' is not available in pyk kernels";
-  }
 }
 
 //===----------------------------------------------------------------------===//
@@ -362,13 +280,16 @@ void Sema::checkFunction(FunctionInfo &function) {
     hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
                        param->type->scalarKind() == ScalarKind::Float64;
   float64Warnings_.clear();
+  floatWidenings_.clear();
+  firstValues_.clear();
   sawRejectedStatement_ = false;
   const unsigned errorsBefore = realDiags_->errorCount();
   checkBodyToFixpoint(function);
   if (realDiags_->errorCount() != errorsBefore)
     bodyErrors_.insert(&function);
-  for (const auto &[offset, located] : float64Warnings_)
-    warning(located.first) << located.second;
+  else
+    warnAboutWidenedLocals(const_cast<FunctionDef &>(*function.def));
+  reportFloat64Warnings();
   if (function.kind == FunctionKind::Device)
     finishReturnType(function);
   function_ = nullptr;
@@ -424,7 +345,10 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::vector
     return name == "numba" ? "numba" : "";
   };
   auto *rootName = dyn_cast<NameExpr>(root);
-  const std::string numba = rootName && !lookup(rootName->name) ? numbaPath(rootName->name) : "";
+  // A name the file defines itself shadows the import.
+  const Symbol *rootSymbol = rootName ? lookup(rootName->name) : nullptr;
+  const bool importedRoot = rootName && (!rootSymbol || rootSymbol->kind == SymbolKind::Builtin);
+  const std::string numba = importedRoot ? numbaPath(rootName->name) : "";
   const std::string decoratorPath = numba.empty() ? "" : numba + dotted;
   // Numba's CPU compilers: a function they compile that a kernel calls is
   // compiled for the device, as Numba-CUDA does.
@@ -438,7 +362,7 @@ bool Sema::checkDecorators(FunctionDef &def, FunctionInfo &function, std::vector
       checkDecoratorOptions(*call, function, signatures);
     return true;
   }
-  if (rootName && !lookup(rootName->name) && (isUnsupportedPythonBuiltin(rootName->name) || !numba.empty())) {
+  if (rootName && !rootSymbol && (isUnsupportedPythonBuiltin(rootName->name) || !numba.empty())) {
     error(callee.range()) << "unknown decorator '@" << (numba.empty() ? rootName->name : numba) << dotted
                           << "'; pyk kernels are decorated with @cuda.jit";
     return false;
@@ -460,54 +384,8 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::ve
     error(call.args[1]->range()) << "@cuda.jit takes one signature or a list of them, as its first argument";
   if (!call.args.empty())
     signatures = evaluateSignatures(*call.args[0]);
-  for (KeywordArgument &keyword : call.keywords) {
-    const std::string &name = keyword.name;
-    // Options of Numba's CPU compilers (@njit, @jit) that mean nothing on
-    // a GPU: accepted, as Numba-CUDA ignores them where it compiles such a
-    // function for the device.
-    if (function.kind == FunctionKind::Device &&
-        (name == "nopython" || name == "nogil" || name == "parallel" || name == "error_model" ||
-         name == "looplift" || name == "boundscheck" || name == "forceobj"))
-      continue;
-    if (name == "device" || name == "fastmath" || name == "lineinfo" || name == "debug" || name == "inline" ||
-        name == "cache") {
-      // Only True or False will do: say so once, whatever else the value is.
-      DiagnosticEngine scratch(realDiags_->file());
-      DiagnosticEngine *saved = std::exchange(diags_, &scratch);
-      checkValue(*keyword.value);
-      diags_ = saved;
-      if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
-        error(keyword.value->range()) << "option '" << name << "' takes True or False";
-        // device=1: checked as what was meant, so that the rest of the
-        // function raises no kernel-only errors on top of this one.
-        const auto &c = keyword.value->constant;
-        if (name == "device" && (c && c->kind == ConstantValue::Kind::Int ? c->intValue != 0 : function.def->returns != nullptr))
-          function.kind = FunctionKind::Device;
-        continue;
-      }
-      const bool on = keyword.value->constant->boolValue;
-      if (name == "device" && on)
-        function.kind = FunctionKind::Device;
-      else if (name == "cache")
-        note(keyword.nameRange) << "option 'cache' has no effect: pyk compiles ahead of time";
-      else if (name == "lineinfo")
-        function.options.lineinfo = on;
-      else if (name == "fastmath")
-        function.options.fastmath = on;
-      else if (name == "debug")
-        function.options.debug = on;
-      else if (name == "inline")
-        function.options.inlineAlways = on;
-      continue;
-    }
-    if (name == "max_registers" || name == "launch_bounds") {
-      checkResourceOption(keyword, function);
-      continue;
-    }
-    error(keyword.nameRange) << "unknown @cuda.jit option '" << name
-                             << "'; pyk accepts device, fastmath, lineinfo, debug, max_registers, launch_bounds, "
-                                "inline and cache";
-  }
+  for (KeywordArgument &keyword : call.keywords)
+    checkDecoratorOption(keyword, function);
   FunctionOptions &options = function.options;
   if (options.maxRegisters && options.maxThreadsPerBlock) {
     for (KeywordArgument &keyword : call.keywords)
@@ -525,10 +403,101 @@ void Sema::checkDecoratorOptions(CallExpr &call, FunctionInfo &function, std::ve
   }
   if (function.kind == FunctionKind::Kernel && function.options.inlineAlways) {
     for (KeywordArgument &keyword : call.keywords)
-      if (keyword.name == "inline")
-        error(keyword.nameRange) << "option 'inline' applies to device functions; a kernel is launched, not inlined";
+      if (keyword.name == "inline" || keyword.name == "forceinline")
+        error(keyword.nameRange) << "option '" << keyword.name
+                                 << "' applies to device functions; a kernel is launched, not inlined";
     function.options.inlineAlways = false;
   }
+}
+
+/// One `name=value` of @cuda.jit(...), as Numba-CUDA's jit takes them.
+/// Boolean options take True or False, and False does nothing; cache and
+/// opt do nothing either way (a note says so).
+void Sema::checkDecoratorOption(KeywordArgument &keyword, FunctionInfo &function) {
+  const std::string &name = keyword.name;
+  // Options of Numba's CPU compilers (@njit, @jit) that mean nothing on a
+  // GPU: accepted, as Numba-CUDA ignores them where it compiles such a
+  // function for the device.
+  if (function.fromCpuJit && (name == "nopython" || name == "nogil" || name == "parallel" ||
+                              name == "error_model" || name == "looplift" || name == "forceobj"))
+    return;
+  if (name == "max_registers" || name == "launch_bounds")
+    return checkResourceOption(keyword, function);
+  if (name == "link") {
+    // Before the value is looked at: it is a list of files, which kernels
+    // do not have.
+    notSupportedYet(keyword.nameRange, "option 'link' (external device functions)");
+    return;
+  }
+  if (auto *set = dyn_cast<UnsupportedExpr>(keyword.value.get());
+      name == "fastmath" && set && set->what == UnsupportedSyntax::SetDisplay) {
+    // fastmath={'nsz', 'arcp', ...}: LLVM's flags one by one in Numba.
+    warning(keyword.value->range()) << "pyk applies fastmath as a whole: with a set of flags, this function gets "
+                                       "all of fastmath=True (approximate division, square root and math "
+                                       "functions, float32 denormals flushed to zero)";
+    function.options.fastmath = true;
+    return;
+  }
+  static constexpr std::string_view booleanOptions[] = {"device", "fastmath",   "lineinfo",    "debug",
+                                                        "inline", "forceinline", "boundscheck", "opt",
+                                                        "cache"};
+  if (std::find(std::begin(booleanOptions), std::end(booleanOptions), name) == std::end(booleanOptions)) {
+    std::vector<std::string_view> known(std::begin(booleanOptions), std::end(booleanOptions));
+    known.insert(known.end(), {"max_registers", "launch_bounds", "link"});
+    DiagnosticBuilder message = error(keyword.nameRange);
+    message << "unknown @cuda.jit option '" << name << "'";
+    if (std::string_view guess = closestName(name, known); !guess.empty())
+      message << "; did you mean '" << guess << "'?";
+    else
+      message << "; pyk accepts device, fastmath, lineinfo, debug, boundscheck, opt, max_registers, "
+                 "launch_bounds, inline, forceinline and cache";
+    return;
+  }
+  // inline='always' or 'never', as Numba-CUDA spells it too.
+  auto *text = dyn_cast<StringLiteralExpr>(keyword.value.get());
+  if (name == "inline" && text && text->flavor == StringLiteralExpr::Flavor::Text &&
+      (text->value == "always" || text->value == "never")) {
+    function.options.inlineAlways |= text->value == "always";
+    return;
+  }
+  // Only True or False will do: say so once, whatever else the value is.
+  DiagnosticEngine scratch(realDiags_->file());
+  DiagnosticEngine *saved = std::exchange(diags_, &scratch);
+  checkValue(*keyword.value);
+  diags_ = saved;
+  if (!keyword.value->constant || keyword.value->constant->kind != ConstantValue::Kind::Bool) {
+    error(keyword.value->range()) << "option '" << name << "' takes True or False"
+                                  << (name == "inline" ? ", or 'always' or 'never'" : "");
+    // device=1: checked as what was meant, so that the rest of the
+    // function raises no kernel-only errors on top of this one.
+    const auto &c = keyword.value->constant;
+    if (name == "device" &&
+        (c && c->kind == ConstantValue::Kind::Int ? c->intValue != 0 : function.def->returns != nullptr))
+      function.kind = FunctionKind::Device;
+    return;
+  }
+  // Either value of these changes nothing pyk writes.
+  if (name == "cache") {
+    note(keyword.nameRange) << "option 'cache' has no effect: pyk compiles ahead of time";
+    return;
+  }
+  if (name == "opt") {
+    note(keyword.nameRange) << "option 'opt' has no effect: pykc's -O sets how far the code is optimised";
+    return;
+  }
+  if (!keyword.value->constant->boolValue)
+    return;
+  FunctionOptions &options = function.options;
+  if (name == "device")
+    function.kind = FunctionKind::Device;
+  else if (name == "lineinfo")
+    options.lineinfo = true;
+  else if (name == "fastmath")
+    options.fastmath = true;
+  else if (name == "debug" || name == "boundscheck")
+    options.debug = true; // Checked mode checks bounds (Numba raises NotImplementedError for boundscheck).
+  else if (name == "inline" || name == "forceinline")
+    options.inlineAlways = true;
 }
 
 /// max_registers=N (1 to 255, PTX's limit per thread); launch_bounds=T,
@@ -646,23 +615,9 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
   // A local's type is the unification of everything assigned to it, and an
   // assignment may read locals assigned later in the text (in a loop). Check
   // the body with diagnostics muted until no local's type changes, then
-  // once more for real. Unification only widens, so this ends quickly.
+  // once more for real.
   auto &def = const_cast<FunctionDef &>(*function.def);
-  constexpr int maxRounds = 8;
-  for (int round = 0; round < maxRounds; ++round) {
-    DiagnosticEngine scratch(realDiags_->file());
-    diags_ = &scratch;
-    localTypesChanged_ = false;
-    function.callees.clear(); // a pass whose types had not settled may have called other versions
-    flow_ = FlowState();
-    resetReturnInference();
-    guarded_.clear();
-    warnedGridIndices_.clear();
-    checkBlock(def.body);
-    diags_ = realDiags_;
-    if (!localTypesChanged_)
-      break;
-  }
+  checkBodyUntilTypesSettle(def);
   function.callees.clear();
   flow_ = FlowState();
   resetReturnInference();

@@ -503,6 +503,9 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
     checkValue(*arg);
   for (KeywordArgument &keyword : expr.keywords)
     checkValue(*keyword.value);
+  // Neither a kernel nor a device function: its decorator's error says why.
+  if (rejectedDecorators_.count(callee))
+    return setType(expr, types_.errorType());
   if (callee->kind == FunctionKind::Kernel) {
     error(expr.callee->range()) << "'" << name
                                 << "' is a kernel: kernels are launched from C++, not called; move the shared code "

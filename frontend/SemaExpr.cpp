@@ -143,6 +143,14 @@ const Type *Sema::checkName(NameExpr &expr) {
     expr.constant = symbol->constant;
     return setType(expr, symbol->type);
   case SymbolKind::Builtin:
+    if (symbol->builtin == Builtin::IgnoredImport) {
+      reportIgnoredImport(expr.range(), *symbol);
+      return setType(expr, types_.errorType());
+    }
+    if (symbol->builtin == Builtin::Prange) {
+      error(expr.range()) << "prange() can only be iterated by a 'for' loop";
+      return setType(expr, types_.errorType());
+    }
     expr.builtin = symbol->builtin;
     return setType(expr, types_.voidType());
   case SymbolKind::TypeName:
@@ -156,6 +164,37 @@ const Type *Sema::checkName(NameExpr &expr) {
     return setType(expr, types_.errorType());
   }
   return setType(expr, types_.errorType());
+}
+
+void Sema::reportIgnoredImport(SourceRange use, const Symbol &symbol) {
+  const auto &[shown, key] = ignoredImports_.at(&symbol);
+  if (key.empty())
+    error(use) << "'" << shown << "' is in another file, and pyk compiles one file at a time; define '"
+               << symbol.name << "' in this file";
+  else if (!reportMissingName(use, shown, key))
+    error(use) << "'" << shown << "' is not available in pyk kernels";
+}
+
+bool Sema::reportMissingName(SourceRange range, const std::string &shown, const std::string &key) {
+  const MissingName missing = classifyMissingName(key);
+  switch (missing.kind) {
+  case MissingNameKind::Unknown:
+    return false;
+  case MissingNameKind::NotSupportedYet:
+    notSupportedYet(range, "'" + shown + "'");
+    return true;
+  case MissingNameKind::HostApi: {
+    DiagnosticBuilder message = error(range);
+    message << "'" << shown << "' is not available in pyk kernels: host code belongs in C++";
+    if (!missing.cxxCounterpart.empty())
+      message << "; use " << missing.cxxCounterpart;
+    return true;
+  }
+  case MissingNameKind::NotAvailable:
+    error(range) << "'" << shown << "' is not available in pyk kernels";
+    return true;
+  }
+  return false;
 }
 
 const Type *Sema::checkIntLiteral(IntLiteralExpr &expr) {
@@ -221,7 +260,12 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
       }
     }
   }
-  const Type *objectType = checkExpr(*expr.object);
+  // numba.cuda.grid(1), numba.float32: `numba` needs no import.
+  auto *root = dyn_cast<NameExpr>(expr.object.get());
+  const bool implicitNumba = root && root->name == "numba" && !lookup("numba");
+  if (implicitNumba)
+    root->builtin = Builtin::NumbaModule;
+  const Type *objectType = implicitNumba ? setType(*root, types_.voidType()) : checkExpr(*expr.object);
   if (objectType->isError())
     return setType(expr, types_.errorType());
   if (objectType->isArray()) {
@@ -254,10 +298,18 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     error(expr.attributeRange) << describe(*expr.object) << " has no attribute '" << expr.attribute << "'";
     return setType(expr, types_.errorType());
   }
-  if (expr.object->builtin == Builtin::NumpyModule && scalarKindFromName(expr.attribute)) {
-    error(expr.range()) << "the type 'np." << expr.attribute << "' is not a value; convert with np."
-                        << expr.attribute << "(x)";
+  const Builtin module = expr.object->builtin;
+  const std::string moduleName(builtinName(module));
+  const bool typeModule = module == Builtin::NumpyModule || module == Builtin::CupyModule ||
+                          module == Builtin::NumbaModule || module == Builtin::NumbaTypesModule;
+  if (typeModule && scalarKindFromName(expr.attribute)) {
+    error(expr.range()) << "the type '" << moduleName << "." << expr.attribute << "' is not a value; convert with "
+                        << moduleName << "." << expr.attribute << "(x)";
     return setType(expr, types_.errorType());
+  }
+  if (module == Builtin::NumbaModule && (expr.attribute == "cuda" || expr.attribute == "types")) {
+    expr.builtin = expr.attribute == "cuda" ? Builtin::CudaModule : Builtin::NumbaTypesModule;
+    return setType(expr, types_.voidType());
   }
   if (expr.object->builtin == Builtin::MathModule) {
     if (auto value = mathConstant(expr.attribute)) {
@@ -277,16 +329,20 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
       expr.constant = ConstantValue::ofInt(32); // on every NVIDIA GPU, and the CPU device's warps
     return setType(expr, threadIndexType(*builtin, types_));
   }
-  if (isKnownUnimplementedBuiltin(dotted))
-    notSupportedYet(expr.range(), "'" + dotted + "'");
-  else if (expr.object->builtin == Builtin::NumpyModule && mathFunction(expr.attribute))
-    error(expr.range()) << "'np." << expr.attribute << "' is not available in pyk kernels; use 'math."
-                        << expr.attribute << "'";
-  else if (expr.object->builtin == Builtin::NumpyModule)
-    error(expr.range()) << "'np." << expr.attribute << "' is not available in pyk kernels";
-  else
-    error(expr.attributeRange) << "'" << builtinName(expr.object->builtin) << "' has no attribute '"
-                               << expr.attribute << "'";
+  if ((module == Builtin::NumpyModule || module == Builtin::CupyModule) && mathFunction(expr.attribute)) {
+    error(expr.range()) << "'" << dotted << "' is not available in pyk kernels; use 'math." << expr.attribute
+                        << "'";
+    return setType(expr, types_.errorType());
+  }
+  // A real name of Numba, CUDA Python or Python that pyk lacks says why;
+  // only a name none of them has is a typo.
+  const std::string key = module == Builtin::NumbaTypesModule ? "numba." + expr.attribute : dotted;
+  if (reportMissingName(expr.range(), dotted, key))
+    return setType(expr, types_.errorType());
+  DiagnosticBuilder message = error(expr.attributeRange);
+  message << "'" << moduleName << "' has no attribute '" << expr.attribute << "'";
+  if (std::string_view guess = closestName(expr.attribute, builtinNamesIn(moduleName)); !guess.empty())
+    message << "; did you mean '" << moduleName << "." << guess << "'?";
   return setType(expr, types_.errorType());
 }
 

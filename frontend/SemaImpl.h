@@ -1,8 +1,9 @@
 //===- SemaImpl.h - Sema's internal state (private to frontend/) ----------===//
 //
 // One Sema object checks one module. Its work is split by concern into
-// Sema.cpp (module level, functions, decorators), SemaTypeExpr.cpp (type
-// annotations and signatures), SemaStmt.cpp and SemaExpr.cpp.
+// Sema.cpp (module level, functions, decorators), SemaImports.cpp,
+// SemaTypeExpr.cpp (type annotations and signatures), SemaStmt.cpp,
+// SemaUnification.cpp (locals' types) and SemaExpr.cpp.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_FRONTEND_SEMAIMPL_H
@@ -37,8 +38,21 @@ public:
 private:
   // --- Module level (Sema.cpp) --------------------------------------------
   void checkModuleStatement(ast::Stmt &stmt);
+  // Imports (SemaImports.cpp)
   void checkImport(ast::ImportStmt &stmt);
   void checkImportFrom(ast::ImportFromStmt &stmt);
+  /// What `from module import name` binds, if pyk kernels can use it (for
+  /// scalar type names: a TypeName symbol, or none when predeclared).
+  /// False when pyk ignores the name.
+  bool importName(const std::string &module, const ast::ImportedName &name);
+  /// Binds `bound` to a name pyk ignores, warning at the import: using it
+  /// in a kernel is the error (reportIgnoredImport). `shown` is the name
+  /// as messages write it, `key` as classifyMissingName takes it.
+  void ignoreImport(SourceRange range, const std::string &bound, const std::string &shown, const std::string &key);
+  void reportIgnoredImport(SourceRange use, const Symbol &symbol);
+  /// Reports the use of `shown`, a name pyk lacks (classified by `key`),
+  /// at `range`; false, reporting nothing, when pyk knows nothing of it.
+  bool reportMissingName(SourceRange range, const std::string &shown, const std::string &key);
   void declareConstant(ast::AssignStmt &stmt);
   void declareFunction(ast::FunctionDef &def);
   /// Decorator, parameters and declared return type; false when the
@@ -56,12 +70,24 @@ private:
   std::vector<Signature> buildSignatures(const ast::FunctionDef &def);
   /// Reports build signatures that name no kernel of the module.
   void checkBuildSignatureNames();
+  void checkDecoratorOption(ast::KeywordArgument &keyword, FunctionInfo &function);
   void checkResourceOption(ast::KeywordArgument &keyword, FunctionInfo &function);
   void checkParameters(ast::FunctionDef &def, FunctionInfo &function, const std::optional<Signature> &signature);
   /// A kernel without types from anywhere: one error at its `def` that shows
   /// each way to give them, with its own parameters filled in.
   void reportUntypedKernel(const ast::FunctionDef &def, const std::vector<const Type *> &declared);
   void checkBodyToFixpoint(FunctionInfo &function);
+  /// Checks the body with diagnostics muted until no local's type changes.
+  void checkBodyUntilTypesSettle(ast::FunctionDef &def);
+  // --- Unification of a local's values (SemaUnification.cpp) ----------------
+  /// Warns where Numba's unification made a local float64 (see
+  /// FloatWidening).
+  void warnAboutWidenedLocals(ast::FunctionDef &def);
+  /// Of the `seeded` locals, those that a muted check of the body with
+  /// them starting as float32 leaves float32. Puts every type back.
+  std::set<const Symbol *> localsKeptFloat32(ast::FunctionDef &def, const std::vector<const Symbol *> &seeded);
+  /// Reports the float64 warnings of arithmetic (float64Warnings_).
+  void reportFloat64Warnings();
   void warnIfNotPython(const ast::Expr *annotation);
   void resetReturnInference();
   /// Device functions: the return type from the return statements, and
@@ -162,8 +188,9 @@ private:
   void assignTo(ast::Expr &target, const Type *valueType, SourceRange valueRange);
   void assignToName(ast::NameExpr &target, const Type *valueType, SourceRange valueRange);
   void assignTupleToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
-  /// The type a local holding `current` and now assigned `value` has.
-  /// Null when the two cannot share a variable.
+  /// The type a local holding the scalar `current` and now assigned the
+  /// scalar `value` has: Numba's unification (NumPy's promote_types), except
+  /// that a float local keeps its type.
   const Type *unifyLocalType(const Type *current, const Type *value);
 
   // --- Expressions (SemaExpr.cpp) ---------------------------------------------
@@ -282,6 +309,10 @@ private:
   TypeContext &types_;
 
   std::map<std::string, Symbol *> moduleScope_;
+  /// The names imports bound that pyk ignores (Builtin::IgnoredImport): what
+  /// each stands for ("numba.vectorize", "time"), shown and as a key of
+  /// classifyMissingName.
+  std::map<const Symbol *, std::pair<std::string, std::string>> ignoredImports_;
   std::map<std::string, Symbol *> predeclared_;
 
   // Per function
@@ -333,12 +364,43 @@ private:
   /// errors: what their calls would add (the argument count, "this call
   /// does nothing") may follow from those, so it is not reported.
   std::set<const FunctionInfo *> signatureErrors_;
+  /// Functions whose decorator was rejected (none, @numba.njit, two): what
+  /// they are is unknown, so their calls say nothing more.
+  std::set<const FunctionInfo *> rejectedDecorators_;
   std::set<const FunctionInfo *> bodyErrors_;
   /// The float64 warnings of every pass over the body, by position: an
   /// early pass sees `acc += i` while acc is still float32, before the
   /// promotion it warns about widens acc to float64.
-  std::map<uint32_t, std::pair<SourceRange, std::string>> float64Warnings_;
-
+  struct Float64Warning {
+    SourceRange at;
+    std::string message;
+    /// The integer locals the message says to cast. Where a later value
+    /// made one of them a float (Numba's unification), the cast would not
+    /// help: the warning at that local says what does instead.
+    std::vector<const Symbol *> integerLocals;
+  };
+  std::map<uint32_t, Float64Warning> float64Warnings_;
+  /// A local that first held an integer or a bool and became a float when
+  /// a later value was assigned (Numba's unification: `p = 0` then
+  /// `p += x[i] * w` makes p float64).
+  struct FloatWidening {
+    /// The value the local first held, and whether it came from a plain
+    /// `name = value` (so that 'name = float32(value)' can be suggested).
+    SourceRange firstValue;
+    bool firstValueIsWhole = false;
+    ScalarKind firstKind = ScalarKind::Int64;
+    /// The value that made it a float; integers too (uint64 and int64 unify
+    /// to float64).
+    SourceRange widenedBy;
+    ScalarKind widenedKind = ScalarKind::Float64;
+    /// The value is a true division ('/'), where '//' may have been meant.
+    bool byTrueDivision = false;
+  };
+  std::map<const Symbol *, FloatWidening> floatWidenings_;
+  /// The first value of each local, for FloatWidening.
+  std::map<const Symbol *, std::pair<SourceRange, bool>> firstValues_;
+  /// The value being assigned is a true division (`n /= 2`, `n = n / 2`).
+  bool assignedByTrueDivision_ = false;
   /// The instances of generic device functions, by the generic and the
   /// parameter types.
   std::map<std::pair<const FunctionInfo *, std::vector<const Type *>>, FunctionInfo *> instances_;
@@ -368,7 +430,10 @@ struct Sema::FunctionState {
   std::set<const Symbol *> warnedGridIndices;
   bool hasFloat64Data;
   bool sawRejectedStatement;
-  std::map<uint32_t, std::pair<SourceRange, std::string>> float64Warnings;
+  std::map<uint32_t, Float64Warning> float64Warnings;
+  std::map<const Symbol *, FloatWidening> floatWidenings;
+  std::map<const Symbol *, std::pair<SourceRange, bool>> firstValues;
+  bool assignedByTrueDivision;
   DiagnosticEngine *diags;
   DiagnosticEngine *realDiags;
 };
@@ -403,6 +468,9 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::CudaModule:
   case Builtin::MathModule:
   case Builtin::NumpyModule:
+  case Builtin::CupyModule:
+  case Builtin::NumbaModule:
+  case Builtin::NumbaTypesModule:
   case Builtin::ThreadIdx:
   case Builtin::BlockIdx:
   case Builtin::BlockDim:

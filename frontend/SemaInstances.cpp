@@ -54,6 +54,9 @@ Sema::FunctionState Sema::saveFunctionState() {
                        std::exchange(hasFloat64Data_, false),
                        std::exchange(sawRejectedStatement_, false),
                        std::exchange(float64Warnings_, {}),
+                       std::exchange(floatWidenings_, {}),
+                       std::exchange(firstValues_, {}),
+                       std::exchange(assignedByTrueDivision_, false),
                        diags_,
                        realDiags_};
 }
@@ -76,6 +79,9 @@ void Sema::restoreFunctionState(FunctionState &&state) {
   hasFloat64Data_ = state.hasFloat64Data;
   sawRejectedStatement_ = state.sawRejectedStatement;
   float64Warnings_ = std::move(state.float64Warnings);
+  floatWidenings_ = std::move(state.floatWidenings);
+  firstValues_ = std::move(state.firstValues);
+  assignedByTrueDivision_ = state.assignedByTrueDivision;
   diags_ = state.diags;
   realDiags_ = state.realDiags;
 }

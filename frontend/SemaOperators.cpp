@@ -51,20 +51,27 @@ void Sema::warnIfPromotedToFloat64(const Type *computedIn, const std::vector<con
     return; // Python numbers alone: a constant, or a weak value
   std::vector<std::string> texts;
   std::vector<std::string> culprits;
+  std::vector<const Symbol *> integerLocals;
   for (const Expr *operand : operands) {
     const std::string text = sourceText(operand->range());
     const bool castIt = !operand->isWeak && !isFloat(operand->type->scalarKind());
     texts.push_back(castIt ? "float32(" + text + ")" : text);
     if (castIt || operand->type->scalarKind() == ScalarKind::Float32)
       culprits.push_back(operand->type->str());
+    if (auto *name = dyn_cast<NameExpr>(operand); castIt && name && name->symbol &&
+                                                  name->symbol->kind == SymbolKind::Local)
+      integerLocals.push_back(name->symbol);
   }
   std::string why;
   for (size_t i = 0; i < culprits.size(); ++i)
     why += (i ? " with " : "") + culprits[i];
-  float64Warnings_.try_emplace(at.begin.offset, at,
-                               "this computes in float64 (" + why + " promotes to float64, as in NumPy) in a " +
-                                   functionKindName(*function_) + " that has no float64 data; write '" +
-                                   rewrite(texts) + "' to stay in float32");
+  float64Warnings_.try_emplace(at.begin.offset,
+                               Float64Warning{at,
+                                              "this computes in float64 (" + why +
+                                                  " promotes to float64, as in NumPy) in a " +
+                                                  functionKindName(*function_) + " that has no float64 data; write '" +
+                                                  rewrite(texts) + "' to stay in float32",
+                                              integerLocals});
 }
 
 bool Sema::requireBool(Expr &expr, const char *context) {

@@ -97,7 +97,10 @@ void Sema::checkAssign(AssignStmt &stmt) {
     arrayDefinitionValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
+    auto *division = dyn_cast<BinaryExpr>(stmt.value.get());
+    assignedByTrueDivision_ = division && division->op == BinaryOp::Div;
     assignTo(*target, valueType, stmt.value->range());
+    assignedByTrueDivision_ = false;
     noteGridPositions(*target, *stmt.value);
     // A Python int stored where it does not fit is an error in NumPy 2.
     if (!valueType->isError() && target->type && target->type->isScalar())
@@ -182,7 +185,8 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
   auto it = functionScope_.find(target.name);
   Symbol *symbol = it == functionScope_.end() ? nullptr : it->second;
   if (!symbol) {
-    if (const Symbol *outer = lookup(target.name)) {
+    // A name an ignored import bound is free for a local, as in Python.
+    if (const Symbol *outer = lookup(target.name); outer && outer->builtin != Builtin::IgnoredImport) {
       const bool builtin = outer->kind == SymbolKind::Builtin || outer->kind == SymbolKind::TypeName;
       if (outer->kind == SymbolKind::Constant || outer->kind == SymbolKind::Function || builtin) {
         error(target.range()) << "cannot assign to '" << target.name << "': it names a "
@@ -292,22 +296,22 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     target.type = symbol->type;
     return;
   }
+  if (!symbol->type) {
+    // `name = value` alone: 'name = float32(value)' can be suggested there.
+    const bool whole = arrayDefinitionValue_ && arrayDefinitionValue_->range().begin == valueRange.begin &&
+                       arrayDefinitionValue_->range().end == valueRange.end;
+    firstValues_.try_emplace(symbol, valueRange, whole);
+  }
   const Type *unified = symbol->type ? unifyLocalType(symbol->type, valueType) : valueType;
-  if (!unified) {
-    error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
-                      << "', which holds " << symbol->type->str();
-    const std::string typeName = valueType->str();
-    const char *article = typeName.front() == 'i' || typeName.front() == 'u' ? "an " : "a ";
-    // Widening helps only where the first value would then fit too
-    // (not uint64 and int64, which have no common integer type).
-    if (valueType->isScalar() && unifyLocalType(valueType, symbol->type) == valueType)
-      note(symbol->definition) << "'" << target.name << "' is first assigned here; assign it " << article
-                               << typeName << " there (e.g. '" << target.name << " = "
-                               << (isFloat(valueType->scalarKind()) ? "0.0" : "0") << "') to widen it";
-    else
-      note(symbol->definition) << "'" << target.name << "' is first assigned here, as " << symbol->type->str()
-                               << "; convert the values to one type, e.g. with " << symbol->type->str() << "(...)";
-    return;
+  if (symbol->type && !isFloat(symbol->type->scalarKind()) && isFloat(unified->scalarKind())) {
+    FloatWidening widening;
+    if (auto first = firstValues_.find(symbol); first != firstValues_.end())
+      std::tie(widening.firstValue, widening.firstValueIsWhole) = first->second;
+    widening.firstKind = symbol->type->scalarKind();
+    widening.widenedBy = valueRange;
+    widening.widenedKind = valueType->scalarKind();
+    widening.byTrueDivision = assignedByTrueDivision_;
+    floatWidenings_.try_emplace(symbol, widening);
   }
   if (unified != symbol->type) {
     symbol->type = unified;
@@ -334,15 +338,8 @@ void Sema::assignTupleToName(NameExpr &target, Symbol &symbol, const Type *value
       return;
     }
     std::vector<const Type *> elements;
-    for (size_t i = 0; i < have.size(); ++i) {
-      const Type *element = unifyLocalType(have[i], given[i]);
-      if (!element) {
-        error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
-                          << "', which holds " << symbol.type->str();
-        return;
-      }
-      elements.push_back(element);
-    }
+    for (size_t i = 0; i < have.size(); ++i)
+      elements.push_back(unifyLocalType(have[i], given[i]));
     unified = types_.tuple(elements);
   }
   if (unified != symbol.type) {
@@ -350,21 +347,6 @@ void Sema::assignTupleToName(NameExpr &target, Symbol &symbol, const Type *value
     localTypesChanged_ = true;
   }
   target.type = symbol.type;
-}
-
-const Type *Sema::unifyLocalType(const Type *current, const Type *value) {
-  if (current == value)
-    return current;
-  ScalarKind have = current->scalarKind();
-  ScalarKind given = value->scalarKind();
-  if (isFloat(have) && !isFloat(given))
-    return current;
-  if (!isFloat(have) && isFloat(given))
-    return nullptr; // LANGUAGE.md: a float cannot go into an int variable.
-  ScalarKind promoted = promoteTyped(have, given);
-  if (isFloat(promoted) && !isFloat(have))
-    return nullptr; // uint64 with a signed integer: no integer holds both.
-  return types_.scalar(promoted);
 }
 
 void Sema::checkAugAssign(AugAssignStmt &stmt) {
@@ -383,8 +365,8 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
   ArithmeticTypes types = arithmeticTypes(stmt.op, *stmt.target, *stmt.value, stmt.opRange);
   if (!types.resultType)
     return;
-  // An integer target cannot be cast in place (and takes no float anyway:
-  // assignTo says so); only the value's side can stay in float32.
+  // An integer target cannot be cast in place; where a float makes it a
+  // float64 local, warnAboutWidenedLocals says what to write instead.
   if (isFloat(targetType->scalarKind()))
     warnIfPromotedToFloat64(types.operandType, {stmt.target.get(), stmt.value.get()}, stmt.opRange,
                             [&](const std::vector<std::string> &texts) {
@@ -393,7 +375,9 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
                             });
   stmt.operandType = types.operandType;
   stmt.resultType = types.resultType;
+  assignedByTrueDivision_ = stmt.op == BinaryOp::Div;
   assignTo(*stmt.target, types.resultType, stmt.range());
+  assignedByTrueDivision_ = false;
   noteGridPositions(*stmt.target, *stmt.value);
 }
 
@@ -510,7 +494,8 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
     return;
   }
   if (it == functionScope_.end()) {
-    if (const Symbol *outer = lookup(target->name); outer && outer->kind != SymbolKind::Local) {
+    if (const Symbol *outer = lookup(target->name);
+        outer && outer->kind != SymbolKind::Local && outer->builtin != Builtin::IgnoredImport) {
       assignToName(*target, declared, stmt.range()); // reports the clash with the module name
       return;
     }
@@ -556,7 +541,12 @@ void Sema::checkAssert(AssertStmt &stmt) {
 bool Sema::checkRange(ForStmt &stmt) {
   auto *call = dyn_cast<CallExpr>(stmt.iterable.get());
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-  if (!callee || callee->name != "range" || lookup("range")) {
+  // Numba's prange runs as range in a CUDA kernel.
+  const Symbol *calleeSymbol = callee ? lookup(callee->name) : nullptr;
+  const bool isRange = callee && ((callee->name == "range" && !calleeSymbol) ||
+                                  (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
+                                   calleeSymbol->builtin == Builtin::Prange));
+  if (!isRange) {
     error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
     // enumerate(x), zip(a, b): the error above says it all.
     auto *unknownCallee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;

@@ -1,0 +1,137 @@
+//===- SemaImports.cpp - Imports: what names a file's imports bind --------===//
+//
+// A file of Numba kernels imports what its host code uses too (numpy, time,
+// numba.vectorize, cuda.to_device ...). pyk binds what kernels can use:
+// numba's cuda, types and type names, math, and numpy and cupy for their
+// scalar types. Any other import is ignored with a warning, and using its
+// name in a kernel is the error, which says why (a host API, not supported
+// yet, not for kernels): an import alone is never an error.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+namespace pyk::sema {
+
+using namespace ast;
+
+/// The module `import M` binds, if kernels can use it.
+static Builtin moduleBuiltin(const std::string &module) {
+  if (module == "math")
+    return Builtin::MathModule;
+  if (module == "numpy")
+    return Builtin::NumpyModule;
+  if (module == "cupy")
+    return Builtin::CupyModule;
+  if (module == "numba")
+    return Builtin::NumbaModule;
+  if (module == "numba.cuda")
+    return Builtin::CudaModule;
+  if (module == "numba.types" || module == "numba.core.types" || module == "numba.cuda.types")
+    return Builtin::NumbaTypesModule;
+  return Builtin::None;
+}
+
+void Sema::checkImport(ImportStmt &stmt) {
+  for (const ImportedName &name : stmt.names) {
+    // `import a.b` binds `a`, `import a.b as c` binds `c` to a.b.
+    const std::string root = name.name.substr(0, name.name.find('.'));
+    const std::string module = name.asName.empty() ? root : name.name;
+    const std::string bound = name.asName.empty() ? root : name.asName;
+    if (name.asName.empty() && root == "numba")
+      continue; // `numba.x` spellings resolve without it (and `cuda` is predeclared).
+    const Builtin builtin = moduleBuiltin(module);
+    if (builtin == Builtin::None) {
+      ignoreImport(name.range, bound, module, module);
+      continue;
+    }
+    addSymbol(moduleScope_,
+              Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool, builtin, nullptr, 0});
+  }
+}
+
+void Sema::checkImportFrom(ImportFromStmt &stmt) {
+  if (stmt.importsAll) {
+    error(stmt.range()) << "'from " << stmt.module << " import *' is not supported; import the names you use";
+    return;
+  }
+  if (stmt.module == "__future__")
+    return; // Python's compiler directives (annotations, division) change nothing in kernels.
+  if (stmt.level > 0) {
+    // Another file of the program: an empty key says so (reportIgnoredImport).
+    const std::string module = std::string(stmt.level, '.') + stmt.module;
+    for (const ImportedName &name : stmt.names)
+      ignoreImport(name.range, name.asName.empty() ? name.name : name.asName,
+                   module + (module.back() == '.' ? "" : ".") + name.name, "");
+    return;
+  }
+  // numba.cuda.x is cuda.x in kernels, and in what pyk says about it.
+  const bool fromCuda = stmt.module == "numba.cuda" || stmt.module.rfind("numba.cuda.", 0) == 0;
+  const std::string shownModule = fromCuda ? stmt.module.substr(std::string("numba.").size()) : stmt.module;
+  const bool fromTypes = moduleBuiltin(stmt.module) == Builtin::NumbaTypesModule;
+  for (const ImportedName &name : stmt.names) {
+    if (importName(stmt.module, name))
+      continue;
+    const std::string shown = shownModule + "." + name.name;
+    ignoreImport(name.range, name.asName.empty() ? name.name : name.asName, shown,
+                 fromTypes ? "numba." + name.name : shown);
+  }
+}
+
+bool Sema::importName(const std::string &module, const ImportedName &name) {
+  const std::string bound = name.asName.empty() ? name.name : name.asName;
+  auto bind = [&](Builtin builtin) {
+    addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
+                                   builtin, nullptr, 0});
+    return true;
+  };
+  if (module == "numba" && name.name == "cuda")
+    return bind(Builtin::CudaModule);
+  if ((module == "numba" || module == "numba.core" || module == "numba.cuda") && name.name == "types")
+    return bind(Builtin::NumbaTypesModule);
+  if (module == "numba" && (name.name == "jit" || name.name == "njit" || name.name == "prange"))
+    return bind(*builtinFromName("numba." + name.name));
+  const Builtin moduleKind = moduleBuiltin(module);
+  const bool namesTypes = moduleKind == Builtin::NumbaModule || moduleKind == Builtin::CudaModule ||
+                          moduleKind == Builtin::NumpyModule || moduleKind == Builtin::CupyModule ||
+                          moduleKind == Builtin::NumbaTypesModule;
+  if (namesTypes && (scalarKindFromName(name.name) || name.name == "void")) {
+    if (name.name == "void" || bound == name.name)
+      return true; // Predeclared already.
+    addSymbol(moduleScope_, Symbol{SymbolKind::TypeName, bound, name.range, nullptr, std::nullopt,
+                                   *scalarKindFromName(name.name), Builtin::None, nullptr, 0});
+    return true;
+  }
+  if (module == "math") {
+    if (auto value = mathConstant(name.name)) {
+      addSymbol(moduleScope_, Symbol{SymbolKind::Constant, bound, name.range, types_.float64Type(),
+                                     ConstantValue::ofFloat(*value), ScalarKind::Bool, Builtin::None, nullptr, 0});
+      return true;
+    }
+    if (const MathFunctionInfo *function = mathFunction(name.name)) {
+      Symbol symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
+                    Builtin::MathFunction, nullptr, 0};
+      symbol.mathFunction = function;
+      addSymbol(moduleScope_, std::move(symbol));
+      return true;
+    }
+  }
+  if (module == "numba.cuda")
+    if (auto builtin = builtinFromName("cuda." + name.name))
+      return bind(*builtin);
+  return false;
+}
+
+void Sema::ignoreImport(SourceRange range, const std::string &bound, const std::string &shown,
+                        const std::string &key) {
+  const bool planned = classifyMissingName(key).kind == MissingNameKind::NotSupportedYet;
+  warning(range) << "'" << shown << "' "
+                 << (key.empty() ? "is in another file, and pyk compiles one file at a time"
+                     : planned   ? "is not supported yet"
+                                 : "is not available in pyk kernels")
+                 << "; the import is ignored";
+  Symbol *symbol = addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, range, nullptr, std::nullopt,
+                                                  ScalarKind::Bool, Builtin::IgnoredImport, nullptr, 0});
+  ignoredImports_[symbol] = {shown, key};
+}
+
+} // namespace pyk::sema
