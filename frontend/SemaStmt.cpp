@@ -629,47 +629,7 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
   if (type->isError())
     return;
   const std::string &name = function_->def->name;
-  if (type->isTuple() && !returnTypeDeclared_) {
-    // `return a, b`, as Numba's device functions may: the caller unpacks
-    // it. The returns agree in length; each element is the NumPy promotion
-    // of that element of all of them.
-    if (!firstValueReturn_)
-      firstValueReturn_ = &stmt;
-    if (firstBareReturn_) {
-      error(stmt.value->range()) << "'" << name << "' returns without a value elsewhere; return a value there too";
-      note(firstBareReturn_->range()) << "no value is returned here";
-      return;
-    }
-    if (inferredReturnType_ && inferredReturnType_->isError())
-      return;
-    if (!inferredReturnType_) {
-      inferredReturnType_ = type;
-      return;
-    }
-    if (!inferredReturnType_->isTuple() || inferredReturnType_->elements().size() != type->elements().size()) {
-      error(stmt.value->range()) << "'" << name << "' returns " << type->str() << " here but "
-                                 << inferredReturnType_->str() << " elsewhere; return the same number of values "
-                                 << "on every path";
-      note(firstValueReturn_->range()) << "the first return is here";
-      inferredReturnType_ = types_.errorType();
-      return;
-    }
-    std::vector<const Type *> elements;
-    for (size_t i = 0; i < type->elements().size(); ++i)
-      elements.push_back(types_.scalar(
-          promoteTyped(inferredReturnType_->elements()[i]->scalarKind(), type->elements()[i]->scalarKind())));
-    inferredReturnType_ = types_.tuple(elements);
-    return;
-  }
-  if (inferredReturnType_ && inferredReturnType_->isTuple() && type->isScalar()) {
-    error(stmt.value->range()) << "'" << name << "' returns " << type->str() << " here but "
-                               << inferredReturnType_->str() << " elsewhere; return the same number of values on "
-                               << "every path";
-    note(firstValueReturn_->range()) << "the first return is here";
-    inferredReturnType_ = types_.errorType();
-    return;
-  }
-  if (!type->isScalar()) {
+  if (!type->isScalar() && !(type->isTuple() && !returnTypeDeclared_)) {
     if (returnTypeDeclared_ && function_->returnType->isError())
       return; // the annotation's error says it
     if (type->isTuple())
@@ -706,12 +666,34 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
     note(firstBareReturn_->range()) << "no value is returned here";
     return;
   }
-  // Unlike a local's, the order of the returns does not matter: the type
-  // is the NumPy promotion of all of them (int64 and float64: float64).
   if (inferredReturnType_ && inferredReturnType_->isError())
     return;
-  inferredReturnType_ =
-      inferredReturnType_ ? types_.scalar(promoteTyped(inferredReturnType_->scalarKind(), type->scalarKind())) : type;
+  if (!inferredReturnType_) {
+    inferredReturnType_ = type;
+    return;
+  }
+  // Unlike a local's, the order of the returns does not matter: the type
+  // is the NumPy promotion of all of them (int64 and float64: float64),
+  // element by element for tuples (`return a, b`, which the caller
+  // unpacks), whose length every return shares.
+  const Type *inferred = inferredReturnType_;
+  if (inferred->isTuple() != type->isTuple() ||
+      (type->isTuple() && inferred->elements().size() != type->elements().size())) {
+    error(stmt.value->range()) << "'" << name << "' returns " << type->str() << " here but " << inferred->str()
+                               << " elsewhere; return the same number of values on every path";
+    note(firstValueReturn_->range()) << "the first return is here";
+    inferredReturnType_ = types_.errorType();
+    return;
+  }
+  if (!type->isTuple()) {
+    inferredReturnType_ = types_.scalar(promoteTyped(inferred->scalarKind(), type->scalarKind()));
+    return;
+  }
+  std::vector<const Type *> elements;
+  for (size_t i = 0; i < type->elements().size(); ++i)
+    elements.push_back(
+        types_.scalar(promoteTyped(inferred->elements()[i]->scalarKind(), type->elements()[i]->scalarKind())));
+  inferredReturnType_ = types_.tuple(elements);
 }
 
 void Sema::checkExprStmt(ExprStmt &stmt) {
