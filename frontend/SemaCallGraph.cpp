@@ -158,11 +158,16 @@ void Sema::finishDefinitionOrder() {
   };
   // Roots: what the file defines with types (a kernel's versions included);
   // a generic function's instances come in through the calls that use them.
+  // A kernel's versions follow it, so that its overloads stay together.
   for (size_t i = 0; i < functions.size(); ++i) {
     const FunctionInfo &function = functions[i];
-    const bool genericInstance = function.instanceOf && function.instanceOf->generic;
-    if (!placed[i] && !function.generic && !genericInstance)
+    if (function.instanceOf)
+      continue;
+    if (!placed[i] && !function.generic)
       visit(visit, i);
+    for (size_t j = i + 1; j < functions.size(); ++j)
+      if (functions[j].instanceOf == &function && !function.generic && !placed[j])
+        visit(visit, j);
   }
   info_.definitionOrder = std::move(order);
   // A function for Numba's CPU compiler that no kernel calls is host code,

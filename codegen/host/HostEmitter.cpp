@@ -134,7 +134,23 @@ std::string launchDeclarations(const Module &module, const HostEmitOptions &opti
     os << "\n";
     if (!function->docstring.empty())
       docComment(os, function->docstring, "");
-    os << "/// Launches the kernel '" << function->name << "' of " << pykFile << "; asynchronous on a GPU.\n";
+    os << "/// Launches the kernel '" << function->name << "' of " << pykFile;
+    // One of several versions (a signature each): say which, in .pyk types.
+    if (function->symbol != kernelSymbol(function->name)) {
+      os << ", its version for (";
+      for (size_t i = 0; i < function->params.size(); ++i) {
+        const ir::Type &type = function->params[i]->type;
+        os << (i ? ", " : "") << scalarName(type.scalar);
+        if (type.isArray()) {
+          os << "[";
+          for (unsigned axis = 0; axis < type.rank; ++axis)
+            os << (axis ? ", :" : ":");
+          os << "]";
+        }
+      }
+      os << ")";
+    }
+    os << "; asynchronous on a GPU.\n";
     os << signature(*function) << ";\n";
   }
   os << "\n";
