@@ -404,13 +404,6 @@ const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
       ok = false;
       continue;
     }
-    if (index.constant && index.constant->intValue < 0 && !index.constant->exceedsInt64) {
-      auto *array = dyn_cast<NameExpr>(expr.object.get());
-      error(index.range()) << "negative index " << index.constant->intValue
-                           << ": pyk does not wrap negative indices; write '" << (array ? array->name : "a")
-                           << ".shape[" << axis << "] - " << 0 - static_cast<uint64_t>(index.constant->intValue) << "' instead";
-      ok = false;
-    }
   }
   if (ok && expr.indices.size() != arrayType->rank()) {
     error(expr.range()) << "array of type " << arrayType->str() << " has " << arrayType->rank() << " dimension"

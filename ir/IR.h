@@ -283,6 +283,19 @@ public:
   std::vector<CheckSiteId> boundsChecks;
 };
 
+/// Python's negative index: `index < 0 ? index + extent : index`, the
+/// index evaluated once (int64, as are `extent` and the result). Made by
+/// WrapNegativeIndices where the index may be negative; an index that
+/// stays outside [-extent, extent) is as undefined as any out of bounds.
+class WrapIndex : public Expr {
+public:
+  WrapIndex(SourceRange loc, ExprPtr index, ExprPtr extent)
+      : Expr(NodeKind::WrapIndex, loc, index->type()), index(std::move(index)), extent(std::move(extent)) {}
+  PYK_IR_CLASSOF(WrapIndex)
+  ExprPtr index;
+  ExprPtr extent;
+};
+
 /// sqrt(x), atan2(y, x), ...: the C library's function `name` (its double
 /// version's name; backends add the `f` of the float32 one), on arguments of
 /// the call's own float type.

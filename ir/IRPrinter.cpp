@@ -92,6 +92,12 @@ public:
       operands({l.lhs.get(), l.rhs.get()});
       return;
     }
+    case NodeKind::WrapIndex: {
+      auto &w = cast<WrapIndex>(e);
+      os_ << "wrap:" << e.type().str();
+      operands({w.index.get(), w.extent.get()});
+      return;
+    }
     case NodeKind::Select: {
       auto &s = cast<Select>(e);
       os_ << "select:" << e.type().str();

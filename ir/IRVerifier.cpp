@@ -119,6 +119,15 @@ private:
         fail(e, "round of a non-float");
       return;
     }
+    case NodeKind::WrapIndex: {
+      auto &w = cast<WrapIndex>(e);
+      expr(*w.index);
+      expr(*w.extent);
+      const Type int64 = Type::scalarType(ScalarKind::Int64);
+      requireType(e, *w.index, int64, "index");
+      requireType(e, *w.extent, int64, "extent");
+      return;
+    }
     case NodeKind::Binary: {
       auto &b = cast<Binary>(e);
       expr(*b.lhs);

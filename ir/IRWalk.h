@@ -45,6 +45,9 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &index : llvm::cast<ArrayLoad>(e).indices)
       f(*index);
     return;
+  case NodeKind::WrapIndex:
+    f(*llvm::cast<WrapIndex>(e).index);
+    return f(*llvm::cast<WrapIndex>(e).extent);
   case NodeKind::MathCall:
     for (const ExprPtr &arg : llvm::cast<MathCall>(e).args)
       f(*arg);

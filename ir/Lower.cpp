@@ -12,6 +12,7 @@
 #include "passes/CheckKernelLimits.h"
 #include "passes/MarkReadOnlyArrays.h"
 #include "passes/PlanChecks.h"
+#include "passes/WrapNegativeIndices.h"
 
 namespace pyk::ir {
 
@@ -22,6 +23,9 @@ llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info,
     return error;
 
   markReadOnlyArrays(*module);
+  if (llvm::Error error = verifyModule(*module))
+    return error;
+  wrapNegativeIndices(*module, remarks ? &diags : nullptr);
   if (llvm::Error error = verifyModule(*module))
     return error;
   planChecks(*module, checkEveryKernel, remarks ? &diags : nullptr);

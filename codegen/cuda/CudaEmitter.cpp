@@ -476,6 +476,13 @@ private:
                   wrap(expr(*l.rhs), precedence + 1),
               precedence};
     }
+    case NodeKind::WrapIndex: {
+      auto &w = cast<WrapIndex>(e);
+      helpers_.insert(Helper::WrapIndex);
+      return {std::string(helperName(Helper::WrapIndex)) + "(" + expr(*w.index).text + ", " + expr(*w.extent).text +
+                  ")",
+              Postfix};
+    }
     case NodeKind::Select: {
       auto &s = cast<Select>(e);
       return {wrap(expr(*s.condition), LogicalOr) + " ? " + wrap(expr(*s.thenValue), Conditional) + " : " +

@@ -25,6 +25,7 @@ enum class Helper {
   Shr,
   Min,
   Max,
+  WrapIndex,
   LaneId,
   LaneMaskLt,
   DynamicShared,

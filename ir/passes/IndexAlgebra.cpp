@@ -125,6 +125,9 @@ std::optional<Interval> IndexAlgebra::interval(const Expr &e, const Env *env, un
     result = interval(*c->operand, env, depth + 1);
   } else if (auto *b = dyn_cast<Binary>(&e)) {
     std::optional<Interval> lhs = interval(*b->lhs, env, depth + 1), rhs = interval(*b->rhs, env, depth + 1);
+    // Python's %: the divisor's sign, whatever the dividend.
+    if (b->op == BinaryOp::Mod && rhs && rhs->lo >= 1)
+      return Interval{0, rhs->hi - 1};
     if (!lhs || !rhs)
       return std::nullopt;
     const WideInt huge = WideInt(1) << 64;
@@ -134,6 +137,8 @@ std::optional<Interval> IndexAlgebra::interval(const Expr &e, const Env *env, un
       result = Interval{lhs->lo - rhs->hi, lhs->hi - rhs->lo};
     else if (b->op == BinaryOp::Mul && lhs->lo >= 0 && rhs->lo >= 0 && lhs->hi < huge && rhs->hi < huge)
       result = Interval{lhs->lo * rhs->lo, lhs->hi * rhs->hi};
+    else if (b->op == BinaryOp::FloorDiv && lhs->lo >= 0 && rhs->lo >= 1)
+      result = Interval{0, lhs->hi};
     else if (b->op == BinaryOp::Min)
       result = Interval{std::min(lhs->lo, rhs->lo), std::min(lhs->hi, rhs->hi)};
     else if (b->op == BinaryOp::Max)

@@ -341,6 +341,17 @@ CASES = [
          lambda rng: [floats(rng, np.float64, (N, 3)), zeros(np.float64, N)]),
     Case("execution/signatures.pyk", "capped", 2, 32,
          lambda rng: [ints(rng, np.int32, N, -10, 20), zeros(np.int64, N)]),
+    # --- execution/negative_indices.pyk: indices count from the end ---------
+    Case("execution/negative_indices.pyk", "neighbours", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, N), zeros(np.float32, N)],
+         note="x[i - 1] at i = 0 reads the last element, as in Numba"),
+    Case("execution/negative_indices.pyk", "ends", 1, 32,
+         lambda rng: [floats(rng, np.float32, N), floats(rng, np.float32, (5, 7)), zeros(np.float32, 5)]),
+    Case("execution/negative_indices.pyk", "blur_rows", (1, 1), (8, 8),
+         lambda rng: [floats(rng, np.float32, (5, 7)), zeros(np.float32, (5, 7))],
+         note="the borders read the opposite edge; float32 tolerance (the simulator divides in float64)"),
+    Case("execution/negative_indices.pyk", "counts", 1, 32,
+         lambda rng: [ints(rng, np.int32, 24, -8, 7), zeros(np.int32, 8), zeros(np.int32, 8)]),
     # --- execution/*.pyk: the behaviour tests' kernels, on the same inputs
     # their .cpp drivers use where those exercise edge cases -----------------
     Case("execution/operators.pyk", "int_cases", 1, 64,
