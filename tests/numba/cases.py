@@ -42,6 +42,10 @@ class Case:
     # False where Numba cannot run the kernel at all; pyk_expected is then
     # the whole check.
     run_numba: bool = True
+    # Where pyk's checked mode must report an error: pyk's launch must fail
+    # with a message containing this (the arrays are then checked as
+    # usual: a failing load gives 0, a failing store is dropped).
+    pyk_error: str = ""
     note: str = ""
 
 
