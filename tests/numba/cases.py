@@ -42,6 +42,10 @@ class Case:
     # False where Numba cannot run the kernel at all; pyk_expected is then
     # the whole check.
     run_numba: bool = True
+    # Where pyk's checked mode must report an error: pyk's launch must fail
+    # with a message containing this (the arrays are then checked as
+    # usual: a failing load gives 0, a failing store is dropped).
+    pyk_error: str = ""
     note: str = ""
 
 
@@ -330,6 +334,103 @@ CASES = [
     Case("numba/kernels/cpu_jit.pyk", "numba_cuda_jit", 2, 32,
          lambda rng: [with_values(ints(rng, np.int64, N, -5000, 5000), 0, 12, -12),
                       with_values(ints(rng, np.int64, N, -300, 300), 0, 0, 18), zeros(np.int64, (N, 3))]),
+    # --- numba/kernels/signature_forms.pyk: the other signature spellings ---
+    Case("numba/kernels/signature_forms.pyk", "shift", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), np.float32(0.75)]),
+    Case("numba/kernels/signature_forms.pyk", "scale_by_count", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), np.int32(-3)],
+         note="float32 * int32 is float64 in pyk and compiled Numba, float32 for the simulator's NumPy 1.x "
+              "scalars; float32 tolerance"),
+    Case("numba/kernels/signature_forms.pyk", "lookup", 2, 32,
+         lambda rng: [floats(rng, np.float64, 11), ints(rng, np.int64, N, -30, 30), zeros(np.float64, N)]),
+    Case("numba/kernels/signature_forms.pyk", "weighted", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), ints(rng, np.int32, N, -9, 9), zeros(np.float32, N)]),
+    Case("numba/kernels/signature_forms.pyk", "square_in_place", 2, 32,
+         lambda rng: [floats(rng, np.float32, N)]),
+    Case("numba/kernels/signature_forms.pyk", "elementwise_max", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), floats(rng, np.float32, N), zeros(np.float32, N)]),
+    Case("numba/kernels/signature_forms.pyk", "offset", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), np.float32(-1.25)]),
+    Case("numba/kernels/signature_forms.pyk", "prefix_counts", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, 0, 1), zeros(np.int32, N)]),
+    Case("numba/kernels/signature_forms.pyk", "prefix_counts", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -2**40, 2**40), zeros(np.int64, N)]),
+    Case("numba/kernels/signature_forms.pyk", "row_max", 1, 32,
+         lambda rng: [floats(rng, np.float64, (20, 6)), zeros(np.float64, 20)]),
+    # --- numba/kernels/compiled_by_call.pyk: k = cuda.jit(sig)(f) ----------
+    Case("numba/kernels/compiled_by_call.pyk", "axpy", 2, 32,
+         lambda rng: [np.float32(0.5), floats(rng, np.float32, N), floats(rng, np.float32, N),
+                      zeros(np.float32, N)]),
+    Case("numba/kernels/compiled_by_call.pyk", "gather", 2, 32,
+         lambda rng: [floats(rng, np.float64, 13), with_values(ints(rng, np.int64, N, -40, 40), -13, -1, 13),
+                      zeros(np.float64, N)]),
+    Case("numba/kernels/compiled_by_call.pyk", "negate32", 2, 32, lambda rng: [floats(rng, np.float32, N)]),
+    Case("numba/kernels/compiled_by_call.pyk", "negate64", 2, 32, lambda rng: [floats(rng, np.float64, N)]),
+    # --- numba/kernels/unified_locals.pyk: p = 0, then p += float ----------
+    Case("numba/kernels/unified_locals.pyk", "weighted_row_sums", 1, 32,
+         lambda rng: [floats(rng, np.float32, (24, 7)), np.float32(0.3), zeros(np.float32, 24)],
+         note="p is float64 in pyk and compiled Numba, float32 for the simulator's NumPy 1.x scalars; "
+              "float32 tolerance"),
+    Case("numba/kernels/unified_locals.pyk", "weighted_row_sums", 1, 32,
+         lambda rng: [floats(rng, np.float64, (24, 7)), np.float64(-1.7), zeros(np.float64, 24)]),
+    Case("numba/kernels/unified_locals.pyk", "masked_squares", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), rng.integers(0, 2, N).astype(np.bool_), zeros(np.float32, N)]),
+    Case("numba/kernels/unified_locals.pyk", "decay", 1, 32,
+         lambda rng: [floats(rng, np.float64, (20, 9)), zeros(np.float64, 20)]),
+    # --- numba/kernels/tuple_device.pyk: tuples out of and into device functions
+    Case("numba/kernels/tuple_device.pyk", "sort_pairs", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -9, 9), ints(rng, np.int64, N, -9, 9), zeros(np.int64, N),
+                      zeros(np.int64, N)]),
+    Case("numba/kernels/tuple_device.pyk", "sort_pairs", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), floats(rng, np.float32, N), zeros(np.float32, N),
+                      zeros(np.float32, N)]),
+    Case("numba/kernels/tuple_device.pyk", "odd_even_step", 1, 32,
+         lambda rng: [ints(rng, np.int32, 41, -100, 100), np.int64(1)]),
+    Case("numba/kernels/tuple_device.pyk", "shape_facts", 1, 4,
+         lambda rng: [zeros(np.float32, (9, 4)), np.full(5, -1, np.int64)]),
+    Case("numba/kernels/tuple_device.pyk", "tile_offsets", (2, 2), (8, 4), lambda rng: [zeros(np.int64, (11, 6))]),
+    # --- numba/kernels/dtype_generic.pyk: x.dtype.type(v), acc: out.dtype --
+    Case("numba/kernels/dtype_generic.pyk", "row_means", 1, 32,
+         lambda rng: [floats(rng, np.float32, (20, 7)), zeros(np.float32, 20)]),
+    Case("numba/kernels/dtype_generic.pyk", "row_means", 1, 32,
+         lambda rng: [floats(rng, np.float64, (20, 7)), zeros(np.float64, 20)]),
+    Case("numba/kernels/dtype_generic.pyk", "halve_positive", 2, 32,
+         lambda rng: [with_values(ints(rng, np.int32, N, -50, 50), 0, 1, -1, 7), np.full(N, 99, np.int32)]),
+    Case("numba/kernels/dtype_generic.pyk", "halve_positive", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N), 0.0, -0.0, 7.0), np.full(N, 99.0)]),
+    # NumPy's dtype objects are not callable: Numba (its CPU compiler, too)
+    # rejects out.dtype(v) and the simulator raises TypeError.
+    Case("numba/kernels/dtype_generic.pyk", "ramp", 2, 32, lambda rng: [zeros(np.float32, N)],
+         pyk_expected={"out": lambda inputs: np.arange(N) * 3 + 1}, run_numba=False,
+         note="out.dtype(v): NumPy's dtypes are not callable (docs/language.md, section 5)"),
+    Case("numba/kernels/dtype_generic.pyk", "ramp", 2, 32, lambda rng: [zeros(np.int64, N)],
+         pyk_expected={"out": lambda inputs: np.arange(N) * 3 + 1}, run_numba=False,
+         note="out.dtype(v): NumPy's dtypes are not callable (docs/language.md, section 5)"),
+    # --- numba/kernels/cupy_scalars.pyk: import cupy as cp -----------------
+    Case("numba/kernels/cupy_scalars.pyk", "round_to_single", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N), 0.1, 1e-50, 3.4e38, 1e39), zeros(np.float64, N)]),
+    Case("numba/kernels/cupy_scalars.pyk", "quantize", 2, 32,
+         lambda rng: [floats(rng, np.float32, N, -20, 20), np.float32(0.25), zeros(np.int32, N)]),
+    # --- numba/kernels/jit_options.pyk: inline="always", opt=, cache= -------
+    Case("numba/kernels/jit_options.pyk", "smooth", 2, 32,
+         lambda rng: [floats(rng, np.float32, N, -0.5, 1.5), zeros(np.float32, N)],
+         note="weak literals: float32 in pyk, float64 in Numba; float32 tolerance"),
+    Case("numba/kernels/jit_options.pyk", "sigmoid", 2, 32,
+         lambda rng: [floats(rng, np.float64, N, -30, 30), zeros(np.float64, N)]),
+    # --- numba/kernels/boundscheck.pyk: checked mode ------------------------
+    # Numba-CUDA and its simulator raise NotImplementedError for
+    # boundscheck=True (docs/language.md, section 7); pyk compiles the
+    # kernel checked (section 8b): pyk alone, against NumPy's values.
+    Case("numba/kernels/boundscheck.pyk", "neighbour_sums", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, N)],
+         pyk_expected={"out": lambda inputs: np.concatenate(
+             ([0], inputs[0][:-2] + inputs[0][1:-1] + inputs[0][2:], [0]))},
+         run_numba=False, note="boundscheck=True: checked mode, every access in bounds"),
+    Case("numba/kernels/boundscheck.pyk", "pair_sums", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, N)],
+         pyk_expected={"out": lambda inputs: inputs[0] + np.append(inputs[0][1:], 0)},
+         run_numba=False, pyk_error=f"index {N} out of bounds for axis 0 of 'x' with size {N}",
+         note="boundscheck=True: the read past the end is reported and gives 0"),
     # --- execution/signatures.pyk: the behaviour test of versions -----------
     Case("execution/signatures.pyk", "unit_clamp", 2, 32,
          lambda rng: [floats(rng, np.float32, N, -1, 2), zeros(np.float32, N)]),

@@ -1,11 +1,12 @@
 //===- cpu_launch_shim.cpp - One kernel launch on the CPU device, from C ---===//
 //
 // The Numba cross-check (cross_check.py) loads this shared library with
-// ctypes and launches kernels through it: the CPU entry pykc compiled
-// (pyk_cpu_<unit>_<kernel>, from a NAME.pyk.cpu.o the driver links into its own
-// shared object) runs through pyk::detail::launch, the same path a generated
-// launch function takes, so the launch validation, block scheduling and
-// thread pool under test are the runtime's own.
+// ctypes and launches kernels through it: the KernelInfo of a kernel version
+// that pykc generated (in NAME.pyk.cpp, which the driver compiles into its
+// own shared object with NAME.pyk.cpu.o and a getter of each KernelInfo)
+// runs through pyk::detail::launch, as the generated launch function runs
+// it, so the launch validation, block scheduling, thread pool and checked
+// mode's reports under test are the runtime's own.
 //
 //===----------------------------------------------------------------------===//
 #include "pyk/Device.h"
@@ -16,6 +17,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
+#include <vector>
 
 namespace {
 
@@ -27,17 +29,16 @@ void setMessage(char *message, std::size_t messageSize, const char *text) {
 
 } // namespace
 
-/// Runs one kernel on pyk's CPU device and waits for it. `entry` is the
-/// kernel's pyk_cpu_<unit>_<kernel> function; `source` and `name` (its .pyk file and
-/// name) label the runtime's messages. `args` is laid out as a generated
-/// launch function lays it out (a scalar: one pointer to its value; an array:
-/// a pointer to its data pointer, then one pointer to an int64 per extent);
-/// `argSizes` gives each value's bytes. Returns 0 on success; otherwise 1 and
-/// the runtime's error message in `message`, since a C++ exception must not
+/// Runs one kernel version on pyk's CPU device and waits for it. `kernelInfo`
+/// is its generated pyk::detail::KernelInfo. `args` is laid out as the
+/// generated launch function lays it out (a scalar: one pointer to its
+/// value; an array: a pointer to its data pointer, then one pointer to an
+/// int64 per extent), kernelInfo->argCount entries. Returns 0 on success;
+/// otherwise 1 and the runtime's error message (a launch error, or what a
+/// checked kernel reported) in `message`, since a C++ exception must not
 /// cross into the caller (Python's ctypes).
 extern "C" __attribute__((visibility("default"))) int
-pyk_cross_check_launch(void *entry, const char *source, const char *name, const std::uint32_t grid[3],
-                       const std::uint32_t block[3], unsigned argCount, const std::uint8_t *argSizes, void **args,
+pyk_cross_check_launch(void *kernelInfo, const std::uint32_t grid[3], const std::uint32_t block[3], void **args,
                        char *message, std::size_t messageSize) {
   try {
     // The runtime selects its device once, on first use, from PYK_DEVICE:
@@ -49,12 +50,18 @@ pyk_cross_check_launch(void *entry, const char *source, const char *name, const 
       setMessage(message, messageSize, "pyk selected a GPU before the shim could select the CPU device");
       return 1;
     }
-    // No PTX: the CPU device never reads it, and keeps neither the module
-    // nor the kernel after a launch on the default stream returns.
-    const pyk::detail::KernelModule module{source, ""};
-    pyk::detail::KernelInfo kernel{&module, name, reinterpret_cast<pyk::detail::CpuKernelEntry>(entry), argCount,
-                                   argSizes};
-    pyk::detail::launch(kernel, pyk::Launch{{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}}, args);
+    auto &kernel = *static_cast<pyk::detail::KernelInfo *>(kernelInfo);
+    // A checked kernel takes two more values, which the runtime fills in (the
+    // check record's address and the KernelInfo's): the generated launch
+    // function gives them 8 bytes each, and so does this.
+    std::vector<void *> slots(args, args + kernel.argCount);
+    std::uint64_t checkArguments[2] = {};
+    if (kernel.checked) {
+      slots.push_back(&checkArguments[0]);
+      slots.push_back(&checkArguments[1]);
+    }
+    pyk::detail::launch(kernel, pyk::Launch{{grid[0], grid[1], grid[2]}, {block[0], block[1], block[2]}},
+                        slots.data());
     pyk::synchronize();
     setMessage(message, messageSize, "");
     return 0;

@@ -5,9 +5,10 @@ file is a Numba kernel, and Numba is the reference).
 
 For each case of cases.py:
   1. pykc FILE --emit=host writes NAME.pyk.cpu.o, the CPU device's code with
-     one hidden entry pyk_cpu_<unit>_<symbol> per kernel version; it is
-     linked into a shared object with an exported getter of each entry
-     (their names come from the KernelInfos of NAME.pyk.cpp) and loaded with
+     one hidden entry pyk_cpu_<unit>_<symbol> per kernel version, and
+     NAME.pyk.cpp, the launch code with one KernelInfo per version (its
+     entry, argument sizes, checked mode, check sites ...). Both go into a
+     shared object with an exported getter of each KernelInfo, loaded with
      ctypes. A lazily typed kernel (plain @cuda.jit) gets its types from the
      build: each line '# build-signature: NAME=SIG' of the file is one
      --signature option. A kernel has one version per signature (one, unless
@@ -20,13 +21,19 @@ For each case of cases.py:
   3. The arguments are packed as that launch function (NAME.pyk.cpp) packs
      them: a scalar is one pointer to its value, an array is a pointer to its
      data pointer followed by one pointer to an int64 per extent.
-  4. The shim (cpu_launch_shim.cpp) launches the entry through the pyk
-     runtime on the CPU device, on the case's NumPy arrays.
+  4. The shim (cpu_launch_shim.cpp) launches that KernelInfo through the
+     pyk runtime on the CPU device, on the case's NumPy arrays. A kernel
+     compiled checked (boundscheck=True) reports a failed check as the
+     launch's error, which fails the case unless its pyk_error expects it.
   5. The same .pyk file, imported as a Python module with
      NUMBA_ENABLE_CUDASIM=1, runs the kernel under the simulator on copies of
      the same inputs: the simulator runs the Python function as it is,
      whatever its signatures, so a lazily typed kernel and each version of
-     one with several run there on exactly these inputs.
+     one with several run there on exactly these inputs. The kernel is the
+     module's attribute of that name, so a kernel compiled by a call
+     (`k = cuda.jit(sig)(f)`) is found as `k`, the name pyk gives it. A file
+     none of whose cases runs under Numba is never imported (the simulator
+     rejects some files as soon as their decorators run).
   6. Every array argument (outputs and inputs alike) is compared: integers
      and bools exactly, floats within a tolerance (see Tolerance below).
 
@@ -53,12 +60,15 @@ import time
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
+from types import ModuleType
 
 import numpy as np
 
 import cases as case_specs
 
 TESTS_DIR = Path(__file__).resolve().parent.parent
+# The runtime's headers, which the generated launch code includes.
+RUNTIME_INCLUDE = TESTS_DIR.parent / "runtime" / "include"
 
 # In the sanitised build this process runs with the ASan runtime in
 # LD_PRELOAD, for the instrumented shim it loads; pykc and the C++ compiler
@@ -136,7 +146,7 @@ class Version:
 
     symbol: str  # its name in the KernelInfos: the kernel's, or NAME_<parameter types> for one of several
     params: list  # [(name, numpy dtype, rank or None for a scalar)], from its launch function
-    entry: str  # its CPU-device entry
+    info: str  # its KernelInfo in the generated launch code
     arg_sizes: list  # the bytes of each launch argument, as the runtime is told them
 
     def accepts(self, values):
@@ -168,19 +178,19 @@ class PykFile:
                        env=CHILD_ENV)
         # kernel -> its versions, in the order of the launch functions
         self.versions = self._parse_launch_functions((out_dir / f"{stem}.pyk.cpp").read_text())
-        # The entries are hidden in their object (only the file's own launch
-        # code calls them): an exported getter per version, linked into the
-        # same shared object, hands out each one's address.
-        getters = out_dir / f"{stem}.entries.cpp"
-        getters.write_text("".join(
-            f'extern "C" void {version.entry}(void **, const void *);\n'
-            f'extern "C" void *pyk_cross_check_entry_{version.symbol}() '
-            f'{{ return reinterpret_cast<void *>(&{version.entry}); }}\n'
+        # The KernelInfos are internal to the launch code (only its launch
+        # functions use them): an exported getter per version, compiled in
+        # the same translation unit, hands out each one's address.
+        getters = out_dir / f"{stem}.kernel_infos.cpp"
+        getters.write_text(f'#include "{stem}.pyk.cpp"\n' + "".join(
+            f'extern "C" __attribute__((visibility("default"))) void *pyk_cross_check_info_{version.symbol}() '
+            f'{{ return &{version.info}; }}\n'
             for versions in self.versions.values() for version in versions))
         library = out_dir / f"{stem}.so"
-        # The entries call the C math library.
-        subprocess.run([cxx, "-shared", "-fPIC", "-o", str(library), str(getters), str(out_dir / f"{stem}.pyk.cpu.o"),
-                        "-lm"], check=True, env=CHILD_ENV)
+        # The entries call the C math library; the launch code calls the
+        # runtime, which the shim, loaded first and globally, provides.
+        subprocess.run([cxx, "-std=c++17", "-shared", "-fPIC", "-I", str(RUNTIME_INCLUDE), "-o", str(library),
+                        str(getters), str(out_dir / f"{stem}.pyk.cpu.o"), "-lm"], check=True, env=CHILD_ENV)
         self.library = ctypes.CDLL(str(library))
 
     def version(self, kernel, values):
@@ -200,9 +210,9 @@ class PykFile:
             raise TypeError(f"{len(fitting)} versions of '{kernel}' take the arguments {given}: {taken}")
         return fitting[0]
 
-    def entry(self, version):
-        """The address of `version`'s CPU-device entry."""
-        getter = getattr(self.library, f"pyk_cross_check_entry_{version.symbol}")
+    def kernel_info(self, version):
+        """The address of `version`'s KernelInfo."""
+        getter = getattr(self.library, f"pyk_cross_check_info_{version.symbol}")
         getter.restype = ctypes.c_void_p
         return getter()
 
@@ -213,8 +223,8 @@ class PykFile:
         KernelInfos they launch."""
         sizes = {name: [int(v) for v in values.split(",")]
                  for name, values in re.findall(r"const std::uint8_t (\w+)\[\] = \{([\d, ]+)\};", text)}
-        infos = {variable: (symbol, entry, sizes[sizes_name]) for variable, symbol, entry, sizes_name in re.findall(
-            r"KernelInfo (\w+)\{&pyk_module, \"(\w+)\", &(\w+), \d+, (\w+)[,}]", text)}
+        infos = {variable: (symbol, sizes[sizes_name]) for variable, symbol, sizes_name in re.findall(
+            r"KernelInfo (\w+)\{&pyk_module, \"(\w+)\", &\w+, \d+, (\w+)[,}]", text)}
         versions = {}
         for kernel, params, body in re.findall(
             r"^void pyk::kernels::[\w:]*::(\w+)\(const pyk::Launch &pyk_launch(?:, ([^\n]*))?\) \{\n(.*?)^\}$", text,
@@ -226,8 +236,9 @@ class PykFile:
             ):
                 element = CPP_TYPES[array_type or scalar_type]
                 parsed.append((name, np.dtype(element), int(rank) if array_type else None))
-            symbol, entry, arg_sizes = infos[re.search(r"pyk::detail::launch\((\w+), ", body).group(1)]
-            versions.setdefault(kernel, []).append(Version(symbol, parsed, entry, arg_sizes))
+            info = re.search(r"pyk::detail::launch\((\w+), ", body).group(1)
+            symbol, arg_sizes = infos[info]
+            versions.setdefault(kernel, []).append(Version(symbol, parsed, info, arg_sizes))
         return versions
 
 
@@ -254,7 +265,6 @@ class PackedArgs:
                 self._add(boxed, ctypes.addressof(boxed), 8, pointers)
         self.count = len(pointers)
         self.args = (ctypes.c_void_p * max(1, self.count))(*pointers)
-        self.size_array = (ctypes.c_uint8 * max(1, self.count))(*self.sizes)
 
     def _add(self, owner, address, size, pointers):
         self.keep.append(owner)
@@ -271,14 +281,12 @@ class Shim:
         self.library = ctypes.CDLL(str(path), mode=ctypes.RTLD_GLOBAL)
         self.launch_fn = self.library.pyk_cross_check_launch
         self.launch_fn.restype = ctypes.c_int
-        self.launch_fn.argtypes = [ctypes.c_void_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.POINTER(ctypes.c_uint32),
-                                   ctypes.POINTER(ctypes.c_uint32), ctypes.c_uint, ctypes.POINTER(ctypes.c_uint8),
+        self.launch_fn.argtypes = [ctypes.c_void_p, ctypes.POINTER(ctypes.c_uint32), ctypes.POINTER(ctypes.c_uint32),
                                    ctypes.POINTER(ctypes.c_void_p), ctypes.c_char_p, ctypes.c_size_t]
 
-    def launch(self, entry, source, name, grid, block, packed):
+    def launch(self, kernel_info, grid, block, packed):
         message = ctypes.create_string_buffer(4096)
-        status = self.launch_fn(entry, source.encode(), name.encode(), (ctypes.c_uint32 * 3)(*grid),
-                                (ctypes.c_uint32 * 3)(*block), packed.count, packed.size_array, packed.args,
+        status = self.launch_fn(kernel_info, (ctypes.c_uint32 * 3)(*grid), (ctypes.c_uint32 * 3)(*block), packed.args,
                                 message, len(message))
         if status != 0:
             raise RuntimeError(message.value.decode())
@@ -310,6 +318,28 @@ def simulate_signature_lists():
     cuda.jit = jit
 
 
+def provide_cupy_scalar_types():
+    """Lets the simulator import kernel files of CuPy code where CuPy is not installed.
+
+    Such files `import cupy as cp` for its scalar types only (`cp.float32(v)`:
+    docs/language.md, section 1), and those are NumPy's own: CuPy's package
+    imports them from numpy, so cupy.float32 is numpy.float32. CuPy itself
+    needs the CUDA toolkit to install; without it, `import cupy` gets a
+    stand-in holding exactly those types, and any other use of CuPy fails
+    under the simulator as it would on a machine without CuPy.
+    """
+    try:
+        import cupy  # noqa: F401  (the real one, where it is installed)
+        return
+    except ImportError:
+        pass
+    stand_in = ModuleType("cupy", "NumPy's scalar types, which CuPy exports as its own (cross_check.py)")
+    for name in ("bool_", "int8", "int16", "int32", "int64", "uint8", "uint16", "uint32", "uint64", "float16",
+                 "float32", "float64"):
+        setattr(stand_in, name, getattr(np, name))
+    sys.modules["cupy"] = stand_in
+
+
 def load_python_module(pyk_path):
     """The .pyk file as a Python module (its suffix is not .py, hence the explicit loader)."""
     name = "pyk_cross_check_" + pyk_path.parent.name + "_" + pyk_path.stem
@@ -328,9 +358,10 @@ def row_inputs(signature, inputs, compared, row, rows):
     return "  (inputs: " + ", ".join(shown) + ")" if shown else ""
 
 
-def run_case(case, pyk_file, module, shim):
-    """Runs one case both ways; returns (the version of the kernel run, arrays
-    compared, elements that differ, lines describing them)."""
+def run_case(case, pyk_file, python_module, shim):
+    """Runs one case both ways (python_module() gives the file imported as
+    Python); returns (the version of the kernel run, arrays compared,
+    elements that differ, lines describing them)."""
     inputs = case.make_args(np.random.default_rng(case_specs.SEED))
     version = pyk_file.version(case.kernel, inputs)
     signature = version.params
@@ -340,12 +371,21 @@ def run_case(case, pyk_file, module, shim):
     if packed.sizes != version.arg_sizes:
         raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs "
                            f"{version.arg_sizes}")
-    shim.launch(pyk_file.entry(version), case.file, version.symbol, dims3(case.grid), dims3(case.block), packed)
+    try:
+        shim.launch(pyk_file.kernel_info(version), dims3(case.grid), dims3(case.block), packed)
+        error = None
+    except RuntimeError as raised:
+        if not case.pyk_error:
+            raise
+        error = str(raised)
+    if case.pyk_error and (error is None or case.pyk_error not in error):
+        raise RuntimeError(f"pyk's launch must fail with '{case.pyk_error}'; it "
+                           + (f"failed with '{error}'" if error else "succeeded"))
 
     numba_args = None
     if case.run_numba:
         numba_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
-        getattr(module, case.kernel)[case.grid, case.block](*numba_args)
+        getattr(python_module(), case.kernel)[case.grid, case.block](*numba_args)
 
     compared, mismatched, lines = 0, 0, []
     for index, (name, dtype, rank) in enumerate(signature):
@@ -397,6 +437,7 @@ def main():
         work_dir = Path(options.work or temporary)
         shim = Shim(options.shim)
         simulate_signature_lists()
+        provide_cupy_scalar_types()
         pyk_files, modules = {}, {}
         kernels = arrays = failures = 0
         for case in case_specs.CASES:
@@ -408,9 +449,13 @@ def main():
             try:
                 if case.file not in pyk_files:
                     pyk_files[case.file] = PykFile(pyk_path, work_dir, options.pykc, options.cxx)
-                    modules[case.file] = load_python_module(pyk_path)
-                version, compared, mismatched, lines = run_case(case, pyk_files[case.file], modules[case.file],
-                                                                shim)
+
+                def python_module(file=case.file, path=pyk_path):
+                    if file not in modules:
+                        modules[file] = load_python_module(path)
+                    return modules[file]
+
+                version, compared, mismatched, lines = run_case(case, pyk_files[case.file], python_module, shim)
                 if version.symbol != case.kernel:
                     label += f" ({version.symbol})"
             except Exception as error:  # a failed compile, launch or simulation counts as a mismatch
