@@ -15,6 +15,18 @@ double ConstantValue::asDouble() const {
   return 0;
 }
 
+bool ConstantValue::truth() const {
+  switch (kind) {
+  case Kind::Bool:
+    return boolValue;
+  case Kind::Int:
+    return intValue != 0; // also for one that exceedsInt64: its bits are not all 0
+  case Kind::Float:
+    return floatValue != 0; // NaN != 0
+  }
+  return false;
+}
+
 bool ConstantValue::fitsIn(ScalarKind target) const {
   if (kind != Kind::Int || !isInteger(target))
     return true;

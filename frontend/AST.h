@@ -75,6 +75,8 @@ struct ConstantValue {
 
   /// The value as a double (Python's float(value)).
   double asDouble() const;
+  /// Python's bool(value): non-zero is true, NaN too.
+  bool truth() const;
   /// Whether a value of this kind can be represented in `kind` without
   /// change (NumPy 2 raises OverflowError for a Python int that cannot).
   bool fitsIn(ScalarKind kind) const;

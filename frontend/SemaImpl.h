@@ -264,7 +264,10 @@ private:
   /// Sets the constant value of a comparison of constants.
   void foldComparison(ast::CompareExpr &expr);
   PromotionOperand promotionOperand(const ast::Expr &expr) const;
-  bool requireBool(ast::Expr &expr, const char *context);
+  /// Checks that `expr` can be tested for truth (a condition, an operand
+  /// of `not`, `and`, `or`): a bool or a number, as in Python; false after
+  /// reporting an error (an array, a tuple).
+  bool requireCondition(ast::Expr &expr, const char *context);
   /// LANGUAGE.md: where float64 arithmetic appears, in a function without
   /// float64 data, only because float32 or a Python float met an integer
   /// (or an integer was divided), warns at `at` and shows `rewrite` with

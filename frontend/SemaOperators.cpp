@@ -74,11 +74,10 @@ void Sema::warnIfPromotedToFloat64(const Type *computedIn, const std::vector<con
                                               integerLocals});
 }
 
-bool Sema::requireBool(Expr &expr, const char *context) {
-  if (expr.type->isError() || expr.type->isScalarOf(ScalarKind::Bool))
+bool Sema::requireCondition(Expr &expr, const char *context) {
+  if (expr.type->isError() || expr.type->isScalar())
     return true;
-  error(expr.range()) << context << " must be a bool, not " << expr.type->str()
-                      << "; compare explicitly, e.g. 'x != 0'";
+  error(expr.range()) << context << " must be a number or a bool, not " << expr.type->str();
   return false;
 }
 
@@ -249,14 +248,17 @@ const Type *Sema::checkBinary(BinaryExpr &expr) {
 }
 
 const Type *Sema::checkUnary(UnaryExpr &expr) {
+  // `if not cuda.syncthreads_or(done):` still evaluates the call once, first.
+  if (expr.op == UnaryOp::Not && &expr == statementValue_)
+    statementValue_ = expr.operand.get();
   const Type *operandType = checkValue(*expr.operand);
   if (operandType->isError())
     return setType(expr, types_.errorType());
   if (expr.op == UnaryOp::Not) {
-    if (!requireBool(*expr.operand, "the operand of 'not'"))
+    if (!requireCondition(*expr.operand, "the operand of 'not'"))
       return setType(expr, types_.errorType());
     if (expr.operand->constant)
-      expr.constant = ConstantValue::ofBool(!expr.operand->constant->boolValue);
+      expr.constant = ConstantValue::ofBool(!expr.operand->constant->truth());
     expr.isWeak = expr.operand->isWeak;
     return setType(expr, types_.boolType());
   }
@@ -307,8 +309,13 @@ const Type *Sema::checkUnary(UnaryExpr &expr) {
   return setType(expr, types_.scalar(result.kind));
 }
 
+/// `a and b`, `a or b`: on bools a bool. With a number among the operands,
+/// Python's value, one of the operands (`0 or 5` is 5, `3 and 0.5` is 0.5),
+/// in the type that Numba unifies the operands to (int64 with float64:
+/// float64; a bool with a number: the number's type), promoted as the
+/// branches of a conditional expression are.
 const Type *Sema::checkBoolOp(BoolOpExpr &expr) {
-  bool ok = true, allConstant = true, value = expr.op == BoolOp::And;
+  bool ok = true, allConstant = true;
   // `i < n and x[i] > 0`: what an 'and' compares guards its later operands.
   const std::set<const Symbol *> guardedBefore = guarded_;
   for (ExprPtr &operand : expr.operands) {
@@ -316,18 +323,36 @@ const Type *Sema::checkBoolOp(BoolOpExpr &expr) {
     if (expr.op == BoolOp::And)
       for (const Symbol *symbol : guardsOf(*operand))
         guarded_.insert(symbol);
-    ok &= !type->isError() && requireBool(*operand, expr.op == BoolOp::And ? "an operand of 'and'"
-                                                                            : "an operand of 'or'");
+    ok &= !type->isError() && requireCondition(*operand, expr.op == BoolOp::And ? "an operand of 'and'"
+                                                                                 : "an operand of 'or'");
     allConstant &= operand->constant.has_value();
-    if (operand->constant)
-      value = expr.op == BoolOp::And ? value && operand->constant->boolValue : value || operand->constant->boolValue;
   }
   guarded_ = guardedBefore;
-  if (ok && allConstant) {
-    expr.constant = ConstantValue::ofBool(value);
-    expr.isWeak = true;
+  if (!ok)
+    return setType(expr, types_.errorType());
+  PromotionOperand unified = promotionOperand(*expr.operands.front());
+  for (size_t i = 1; i < expr.operands.size(); ++i)
+    unified = promote(unified, promotionOperand(*expr.operands[i]));
+  expr.isWeak = unified.weak;
+  if (allConstant) {
+    // The first operand that decides: for 'or' the first true one, for
+    // 'and' the first false one; else the last.
+    const ExprPtr *decides = &expr.operands.back();
+    for (const ExprPtr &operand : expr.operands)
+      if (operand->constant->truth() == (expr.op == BoolOp::Or)) {
+        decides = &operand;
+        break;
+      }
+    ConstantValue value = *(*decides)->constant;
+    if (unified.kind != ScalarKind::Bool && value.kind == ConstantValue::Kind::Bool)
+      value = ConstantValue::ofInt(value.boolValue);
+    if (isFloat(unified.kind) && value.kind == ConstantValue::Kind::Int)
+      value = ConstantValue::ofFloat(value.asDouble());
+    expr.constant = value;
+    if (unified.kind == ScalarKind::Bool)
+      expr.isWeak = true; // as a comparison of constants is
   }
-  return setType(expr, ok ? types_.boolType() : types_.errorType());
+  return setType(expr, types_.scalar(unified.kind));
 }
 
 void Sema::foldComparison(CompareExpr &expr) {
@@ -437,7 +462,7 @@ const Type *Sema::checkConditional(ConditionalExpr &expr) {
   guarded_ = guardedBefore;
   if (conditionType->isError() || thenType->isError() || elseType->isError())
     return setType(expr, types_.errorType());
-  if (!requireBool(*expr.condition, "the condition of a conditional expression"))
+  if (!requireCondition(*expr.condition, "the condition of a conditional expression"))
     return setType(expr, types_.errorType());
   if (thenType->isTuple() && elseType->isTuple())
     return checkTupleConditional(expr);
@@ -448,7 +473,7 @@ const Type *Sema::checkConditional(ConditionalExpr &expr) {
   PromotionOperand promoted = promote(promotionOperand(*expr.thenValue), promotionOperand(*expr.elseValue));
   expr.isWeak = promoted.weak;
   if (expr.condition->constant && expr.thenValue->constant && expr.elseValue->constant)
-    expr.constant = expr.condition->constant->boolValue ? expr.thenValue->constant : expr.elseValue->constant;
+    expr.constant = expr.condition->constant->truth() ? expr.thenValue->constant : expr.elseValue->constant;
   return setType(expr, types_.scalar(promoted.kind));
 }
 

@@ -384,7 +384,7 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
 void Sema::checkIf(IfStmt &stmt) {
   statementValue_ = stmt.condition.get();
   checkValue(*stmt.condition);
-  requireBool(*stmt.condition, "an 'if' condition");
+  requireCondition(*stmt.condition, "an 'if' condition");
   // Definite assignment: after the if, a local is assigned if both branches
   // assign it (a branch that returned does not count against it).
   FlowState before = flow_;
@@ -425,7 +425,7 @@ void Sema::checkLoopBody(StmtList &body) {
 void Sema::checkWhile(WhileStmt &stmt) {
   statementValue_ = stmt.condition.get();
   checkValue(*stmt.condition);
-  requireBool(*stmt.condition, "a 'while' condition");
+  requireCondition(*stmt.condition, "a 'while' condition");
   const std::set<const Symbol *> guardedBefore = guarded_;
   for (const Symbol *symbol : guardsOf(*stmt.condition))
     guarded_.insert(symbol);
@@ -529,7 +529,7 @@ void Sema::checkAnnAssign(AnnAssignStmt &stmt) {
 /// otherwise only type-checked, as Numba compiles asserts out by default.
 void Sema::checkAssert(AssertStmt &stmt) {
   checkValue(*stmt.condition);
-  requireBool(*stmt.condition, "an 'assert' condition");
+  requireCondition(*stmt.condition, "an 'assert' condition");
   auto *text = stmt.message ? dyn_cast<StringLiteralExpr>(stmt.message.get()) : nullptr;
   if (stmt.message && !text)
     error(stmt.message->range()) << "an assert's message must be a string literal";

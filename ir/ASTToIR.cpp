@@ -266,6 +266,8 @@ void Lowering::block(const ast::StmtList &stmts, StmtList &out) {
 }
 
 void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
+  // What the statement's expressions compute first goes before it.
+  PreludeScope prelude(*this, &out);
   switch (s.kind()) {
   case ast::NodeKind::AssignStmt: {
     auto &a = cast<ast::AssignStmt>(s);
@@ -297,7 +299,9 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
     else
       message = std::string(source_.text().substr(a.condition->range().begin.offset,
                                                   a.condition->range().end.offset - a.condition->range().begin.offset));
-    out.push_back(std::make_unique<Assert>(s.range(), expr(*a.condition), std::move(message)));
+    // Compiled out unless checked: nothing of it runs before it.
+    PreludeScope compiledOut(*this, nullptr);
+    out.push_back(std::make_unique<Assert>(s.range(), truthOf(*a.condition), std::move(message)));
     return;
   }
   case ast::NodeKind::AugAssignStmt: {
@@ -313,7 +317,7 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
     StmtList thenBody, elseBody;
     block(i.thenBody, thenBody);
     block(i.elseBody, elseBody);
-    out.push_back(std::make_unique<If>(s.range(), expr(*i.condition), std::move(thenBody), std::move(elseBody)));
+    out.push_back(std::make_unique<If>(s.range(), truthOf(*i.condition), std::move(thenBody), std::move(elseBody)));
     return;
   }
   case ast::NodeKind::ReturnStmt: {
@@ -338,7 +342,8 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
     StmtList body;
     block(w.body, body);
     breakFlags_.pop_back();
-    out.push_back(std::make_unique<While>(s.range(), expr(*w.condition), std::move(body)));
+    PreludeScope everyIteration(*this, nullptr); // the condition runs before each iteration
+    out.push_back(std::make_unique<While>(s.range(), truthOf(*w.condition), std::move(body)));
     endLoop(noBreak, w.elseBody, out);
     return;
   }

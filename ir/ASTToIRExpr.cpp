@@ -31,11 +31,12 @@ std::vector<ExprPtr> Lowering::tupleElements(const ast::Expr &e) {
   }
   if (auto *choice = dyn_cast<ast::ConditionalExpr>(&e)) {
     // One select per element; each evaluates only its chosen side.
+    PreludeScope conditional(*this, nullptr);
     std::vector<ExprPtr> thenValues = tupleElements(*choice->thenValue);
     std::vector<ExprPtr> elseValues = tupleElements(*choice->elseValue);
     for (size_t i = 0; i < thenValues.size(); ++i) {
       const Type type = toIRType(e.type->elements()[i]);
-      elements.push_back(std::make_unique<Select>(e.range(), expr(*choice->condition),
+      elements.push_back(std::make_unique<Select>(e.range(), truthOf(*choice->condition),
                                                   castTo(std::move(thenValues[i]), type),
                                                   castTo(std::move(elseValues[i]), type)));
     }
@@ -98,25 +99,89 @@ ExprPtr Lowering::expr(const ast::Expr &e) {
     Type operandType = toIRType(b.operandType);
     return arithmetic(b.op, castTo(expr(*b.lhs), operandType), castTo(expr(*b.rhs), operandType), e.range());
   }
-  case ast::NodeKind::BoolOpExpr: {
-    auto &b = cast<ast::BoolOpExpr>(e);
-    ExprPtr result = expr(*b.operands.front());
-    for (size_t i = 1; i < b.operands.size(); ++i)
-      result = std::make_unique<Logical>(e.range(), b.op == ast::BoolOp::And ? LogicalOp::And : LogicalOp::Or,
-                                         std::move(result), expr(*b.operands[i]));
-    return result;
-  }
+  case ast::NodeKind::BoolOpExpr:
+    // On bools, a bool: the operands' truth. With a number, Python's value.
+    if (e.type->scalarKind() == ScalarKind::Bool)
+      return truthOf(e);
+    return boolOpValue(cast<ast::BoolOpExpr>(e), 0);
   case ast::NodeKind::CompareExpr:
     return compare(cast<ast::CompareExpr>(e));
   case ast::NodeKind::ConditionalExpr: {
     auto &c = cast<ast::ConditionalExpr>(e);
     Type type = toIRType(e.type);
-    return std::make_unique<Select>(e.range(), expr(*c.condition), castTo(expr(*c.thenValue), type),
-                                    castTo(expr(*c.elseValue), type));
+    ExprPtr condition = truthOf(*c.condition);
+    PreludeScope conditional(*this, nullptr);
+    ExprPtr thenValue = castTo(expr(*c.thenValue), type);
+    ExprPtr elseValue = castTo(expr(*c.elseValue), type);
+    return std::make_unique<Select>(e.range(), std::move(condition), std::move(thenValue), std::move(elseValue));
   }
   default:
     llvm_unreachable("Sema rejects this expression before lowering");
   }
+}
+
+// --- Truth ------------------------------------------------------------------
+// Python's truth, stated once: every condition (`if`, `while`, `assert`,
+// `not`, the condition of `x if c else y`, an operand of `and`/`or`) is
+// lowered by truthOf, and the value of `and`/`or` on numbers by
+// boolOpValue; the backends see only comparisons, Logical and Select.
+
+ExprPtr Lowering::truthOf(const ast::Expr &e) {
+  if (auto *b = dyn_cast<ast::BoolOpExpr>(&e); b && !e.constant) {
+    // `if a or b:` tests each operand's own truth, as Python's jumps do,
+    // not that of the value converted to the operands' unified type.
+    ExprPtr result = truthOf(*b->operands.front());
+    PreludeScope conditional(*this, nullptr); // later operands run only when needed
+    for (size_t i = 1; i < b->operands.size(); ++i)
+      result = std::make_unique<Logical>(e.range(), b->op == ast::BoolOp::And ? LogicalOp::And : LogicalOp::Or,
+                                         std::move(result), truthOf(*b->operands[i]));
+    return result;
+  }
+  return truthOfValue(expr(e));
+}
+
+ExprPtr Lowering::truthOfValue(ExprPtr value) {
+  if (value->type().isBool())
+    return value;
+  if (isa<Constant>(*value))
+    return castTo(std::move(value), Type::scalarType(ScalarKind::Bool));
+  const SourceRange loc = value->loc();
+  const Type type = value->type();
+  return std::make_unique<Compare>(loc, CompareOp::Ne, std::move(value), zeroOf(type, loc));
+}
+
+ExprPtr Lowering::boolOpValue(const ast::BoolOpExpr &e, size_t first) {
+  const Type type = toIRType(e.type);
+  const ast::Expr &operand = *e.operands[first];
+  if (first + 1 == e.operands.size())
+    return castTo(expr(operand), type);
+  // The operand is tested in its own type (0.5 is true, though int(0.5)
+  // is not) and, when it decides, converted.
+  ExprPtr tested = expr(operand);
+  if (!copyOfStable(*tested) && prelude_)
+    tested = evaluatedOnce(std::move(tested), e.op == ast::BoolOp::Or ? "pyk_or" : "pyk_and", *prelude_);
+  ExprPtr chosen = copyOfStable(*tested);
+  if (!chosen) // nowhere to compute it first: again, to the same value, as Sema allows no effects here
+    chosen = expr(operand);
+  ExprPtr test = truthOfValue(std::move(tested));
+  chosen = castTo(std::move(chosen), type);
+  PreludeScope conditional(*this, nullptr); // later operands run only when needed
+  ExprPtr rest = boolOpValue(e, first + 1);
+  if (e.op == ast::BoolOp::Or)
+    return std::make_unique<Select>(e.range(), std::move(test), std::move(chosen), std::move(rest));
+  return std::make_unique<Select>(e.range(), std::move(test), std::move(rest), std::move(chosen));
+}
+
+ExprPtr Lowering::copyOfStable(const Expr &e) {
+  if (auto *c = dyn_cast<Constant>(&e))
+    return std::make_unique<Constant>(c->loc(), c->type(), c->intValue, c->floatValue);
+  if (auto *ref = dyn_cast<VarRef>(&e))
+    return std::make_unique<VarRef>(ref->loc(), ref->var);
+  if (auto *dim = dyn_cast<ArrayDim>(&e))
+    return std::make_unique<ArrayDim>(dim->loc(), dim->array, dim->axis);
+  if (auto *reg = dyn_cast<SpecialReg>(&e))
+    return std::make_unique<SpecialReg>(reg->loc(), reg->reg, reg->axis);
+  return nullptr;
 }
 
 ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
@@ -290,12 +355,12 @@ std::optional<AtomicOp> Lowering::atomicOpOf(Builtin builtin) {
   }
 }
 
-/// A predicate as `type` (bool or int32): non-zero is true.
+/// A predicate as `type` (bool or int32): its truth; an int32 as it is,
+/// since the operation takes non-zero as true.
 ExprPtr Lowering::predicate(const ast::Expr &arg, Type type) {
-  ExprPtr value = expr(arg);
-  if (!value->type().isBool() && !(value->type() == type))
-    value = std::make_unique<Compare>(arg.range(), CompareOp::Ne, std::move(value), zeroOf(value->type(), arg.range()));
-  return castTo(std::move(value), type);
+  if (toIRType(arg.type) == type)
+    return expr(arg);
+  return castTo(truthOf(arg), type);
 }
 
 /// A barrier, fence or warp operation. The counting barriers take their
@@ -321,15 +386,8 @@ ExprPtr Lowering::gpuOp(const ast::CallExpr &e, GpuOpKind op) {
     }
     return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
   }
-  for (const ast::ExprPtr &arg : e.args) {
-    ExprPtr value = expr(*arg);
-    if (value->type().isBool())
-      value = castTo(std::move(value), Type::scalarType(ScalarKind::Int32));
-    else if (!value->type().isScalarOf(ScalarKind::Int32))
-      value = std::make_unique<Compare>(arg->range(), CompareOp::Ne, std::move(value),
-                                        zeroOf(value->type(), arg->range()));
-    args.push_back(castTo(std::move(value), Type::scalarType(ScalarKind::Int32)));
-  }
+  for (const ast::ExprPtr &arg : e.args)
+    args.push_back(predicate(*arg, i32));
   return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
 }
 
@@ -489,6 +547,8 @@ ExprPtr Lowering::math(const ast::CallExpr &e) {
 }
 
 ExprPtr Lowering::unary(const ast::UnaryExpr &e) {
+  if (e.op == ast::UnaryOp::Not)
+    return std::make_unique<Unary>(e.range(), UnaryOp::Not, truthOf(*e.operand));
   Type type = toIRType(e.type);
   ExprPtr operand = castTo(expr(*e.operand), type);
   switch (e.op) {
@@ -497,7 +557,7 @@ ExprPtr Lowering::unary(const ast::UnaryExpr &e) {
   case ast::UnaryOp::Minus:
     return std::make_unique<Unary>(e.range(), UnaryOp::Neg, std::move(operand));
   case ast::UnaryOp::Not:
-    return std::make_unique<Unary>(e.range(), UnaryOp::Not, std::move(operand));
+    llvm_unreachable("'not' is lowered above, by truthOf");
   case ast::UnaryOp::Invert:
     return std::make_unique<Unary>(e.range(), type.isBool() ? UnaryOp::Not : UnaryOp::BitNot, std::move(operand));
   }
@@ -544,7 +604,10 @@ ExprPtr Lowering::compare(const ast::CompareExpr &e) {
       {ast::CompareOp::Ge, CompareOp::Ge}, {ast::CompareOp::Eq, CompareOp::Eq}, {ast::CompareOp::Ne, CompareOp::Ne}};
   ExprPtr result;
   const ast::Expr *lhs = e.first.get();
+  std::optional<PreludeScope> conditional;
   for (size_t i = 0; i < e.ops.size(); ++i) {
+    if (i == 1)
+      conditional.emplace(*this, nullptr); // later links run only when the earlier hold
     const ast::Expr *rhs = e.comparators[i].get();
     const Type operandType = toIRType(e.operandTypes[i]);
     ExprPtr link = std::make_unique<Compare>(e.range(), ops.at(e.ops[i]), castTo(expr(*lhs), operandType),

@@ -15,6 +15,7 @@
 #include <optional>
 #include <set>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace pyk::ir::lowering {
@@ -111,6 +112,28 @@ private:
   // --- Expressions ----------------------------------------------------------
   ExprPtr expr(const ast::Expr &e);
 
+  /// Python's truth of a condition, a bool: a bool as it is, a number
+  /// `n != 0` in its own type (NaN is true, -0.0 false); `a and b`, `a or b`
+  /// the short-circuit Logical of each operand's own truth.
+  ExprPtr truthOf(const ast::Expr &e);
+
+  /// The truth of a lowered value (see truthOf); a constant's is folded.
+  ExprPtr truthOfValue(ExprPtr value);
+
+  /// `a or b`, `a and b` with a number among the operands, from operand
+  /// `first` on: Python's value, the first operand that decides (by its own
+  /// truth) converted to the type Sema unified the operands to, as Selects.
+  /// Each operand is evaluated once where it can be computed first (the
+  /// first operand, into a hidden local of the prelude); an operand that
+  /// runs only when needed and is not a plain value is evaluated again
+  /// for its value, which is the same one: Sema allows no effects in it.
+  ExprPtr boolOpValue(const ast::BoolOpExpr &e, size_t first);
+
+  /// A copy of `e` when evaluating it again gives the same value within one
+  /// statement (a constant, a variable, an extent, a thread register);
+  /// null otherwise.
+  static ExprPtr copyOfStable(const Expr &e);
+
   ExprPtr attribute(const ast::AttributeExpr &e);
 
   ExprPtr subscript(const ast::SubscriptExpr &e);
@@ -202,6 +225,27 @@ private:
   /// The enclosing loops, innermost last: each one's no-break flag, or
   /// null when it has no `else`.
   std::vector<Variable *> breakFlags_;
+  /// Where the expression being lowered may compute a value first (a
+  /// hidden local, see boolOpValue): the list the statement goes to, while
+  /// the expression runs exactly once, before the statement; null where
+  /// it runs only when needed (a later operand of and/or, a branch of a
+  /// conditional expression, a later link of a chained comparison) or
+  /// again and again (a while condition), and in asserts.
+  StmtList *prelude_ = nullptr;
+
+  /// Sets prelude_ for a scope, then puts the enclosing one back.
+  class PreludeScope {
+  public:
+    PreludeScope(Lowering &lowering, StmtList *prelude)
+        : lowering_(lowering), saved_(std::exchange(lowering.prelude_, prelude)) {}
+    ~PreludeScope() { lowering_.prelude_ = saved_; }
+    PreludeScope(const PreludeScope &) = delete;
+    PreludeScope &operator=(const PreludeScope &) = delete;
+
+  private:
+    Lowering &lowering_;
+    StmtList *saved_;
+  };
 };
 
 } // namespace pyk::ir::lowering
