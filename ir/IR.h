@@ -554,6 +554,10 @@ struct CheckSite {
   unsigned axis = 0;
   /// Assertion: the assert's message, or its condition's source text.
   std::string message;
+  /// Bounds: the index counts from the end where negative (WrapIndex), so
+  /// a failing value below 0 is reported as written: itself minus the
+  /// extent.
+  bool wraps = false;
 };
 
 /// A kernel, or a device function that kernels call.

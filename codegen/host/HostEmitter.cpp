@@ -196,7 +196,7 @@ std::string source(const Module &module, const HostEmitOptions &options) {
       os << "    {pyk::detail::CheckSiteInfo::" << kinds[static_cast<int>(site.kind)] << ", " << site.loc.begin.line
          << ", " << site.loc.begin.column << ", \"";
       os.write_escaped(siteText);
-      os << "\", " << site.axis << "},\n";
+      os << "\", " << site.axis << (site.wraps ? ", /*wrapsNegative=*/true" : "") << "},\n";
     }
     os << "};\n\n";
   }

@@ -21,6 +21,7 @@ namespace {
 
 using llvm::cast;
 using llvm::dyn_cast;
+using llvm::isa;
 
 class Planner : public GuardWalk {
 public:
@@ -64,7 +65,7 @@ private:
         remark(at, "bounds check of axis " + std::to_string(axis) + " of '" + array->name + "' elided: " + why);
         continue;
       }
-      sites.push_back(addSite({CheckSite::Kind::Bounds, at, array->name, axis, ""}));
+      sites.push_back(addSite({CheckSite::Kind::Bounds, at, array->name, axis, "", isa<WrapIndex>(index)}));
       remark(at, "bounds check of axis " + std::to_string(axis) + " of '" + array->name + "' kept: " + why);
     }
     return sites;

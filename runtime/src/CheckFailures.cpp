@@ -30,7 +30,9 @@ std::string describeCheckFailure(const pyk_check_record &record) {
     where += ":" + std::to_string(site.line) + ":" + std::to_string(site.column);
     switch (site.kind) {
     case CheckSiteInfo::Bounds:
-      what = "index " + std::to_string(record.index) + " out of bounds for axis " + std::to_string(site.axis) +
+      what = "index " +
+             std::to_string(site.wrapsNegative && record.index < 0 ? record.index - record.extent : record.index) +
+             " out of bounds for axis " + std::to_string(site.axis) +
              " of '" + site.text + "' with size " + std::to_string(record.extent);
       break;
     case CheckSiteInfo::DivisionByZero:

@@ -120,7 +120,7 @@ int main() {
     Padded<float, 1> x({50}, ramp(50), fill), y({50}, {}, fill);
     expect(
         "stencil_negative_offset", [&] { pyk::kernels::stencil_negative_offset({2, 32}, x.view(), y.view()); },
-        "planted_bugs.pyk:27:18: index -1 out of bounds for axis 0 of 'x' with size 50",
+        "planted_bugs.pyk:27:18: index -64 out of bounds for axis 0 of 'x' with size 50",
         "thread (0,0,0) of block (0,0,0) of kernel 'stencil_negative_offset'");
     expect(
         "stencil_past_the_end", [&] { pyk::kernels::stencil_past_the_end({2, 32}, x.view(), y.view()); },

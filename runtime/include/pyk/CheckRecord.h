@@ -44,6 +44,10 @@ struct CheckSiteInfo {
   /// condition.
   const char *text;
   uint32_t axis;
+  /// Bounds: the index counts from the end where negative, as in Python;
+  /// the value checked is the index after that, and a negative one was
+  /// written as itself minus the extent.
+  bool wrapsNegative = false;
 };
 
 } // namespace pyk::detail
