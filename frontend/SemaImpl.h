@@ -272,6 +272,10 @@ private:
   void warnIfPromotedToFloat64(const Type *computedIn, const std::vector<const ast::Expr *> &operands,
                                SourceRange at, const std::function<std::string(const std::vector<std::string> &)> &rewrite);
   std::string sourceText(SourceRange range) const;
+  /// The source text of `range` with the parentheses written directly
+  /// around it (`(xmax - xmin)` for the operand `xmax - xmin`). Only for
+  /// an operand of an operator, where such parentheses can only group it.
+  std::string sourceTextInParentheses(SourceRange range) const;
 
   // --- Accesses by thread position (SemaGuards.cpp) -------------------------
   bool mentionsGridPosition(const ast::Expr &e) const;
