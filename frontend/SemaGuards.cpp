@@ -44,7 +44,9 @@ namespace {
 
 using Kind = ThreadPosition::Kind;
 
-ThreadPosition grid(bool fromGridCall) { return {Kind::Grid, fromGridCall, {}}; }
+ThreadPosition grid(bool fromGridCall) {
+  return {Kind::Grid, fromGridCall, {}};
+}
 
 bool fromGridCall(const ThreadPosition &a, const ThreadPosition &b) {
   return (a.kind == Kind::Grid && a.fromGridCall) || (b.kind == Kind::Grid && b.fromGridCall);
@@ -117,10 +119,9 @@ ThreadPosition positionOf(const Expr &e) {
   // element is data.
   if (auto *subscript = dyn_cast<SubscriptExpr>(&e))
     return subscript->object->type && subscript->object->type->isTuple() ? positionOf(*subscript->object)
-                                                                          : ThreadPosition{};
+                                                                         : ThreadPosition{};
   if (auto *unary = dyn_cast<UnaryExpr>(&e))
-    return unary->op == UnaryOp::Minus || unary->op == UnaryOp::Plus ? positionOf(*unary->operand)
-                                                                      : ThreadPosition{};
+    return unary->op == UnaryOp::Minus || unary->op == UnaryOp::Plus ? positionOf(*unary->operand) : ThreadPosition{};
   if (auto *binary = dyn_cast<BinaryExpr>(&e))
     return binaryPosition(binary->op, positionOf(*binary->lhs), positionOf(*binary->rhs));
   // `i if i < n else n - 1` is bounded; only both values the position are.
@@ -157,7 +158,9 @@ std::set<const Symbol *> comparedPositions(const Expr &e) {
   return compared;
 }
 
-bool endsInReturn(const StmtList &body) { return !body.empty() && isa<ReturnStmt>(*body.back()); }
+bool endsInReturn(const StmtList &body) {
+  return !body.empty() && isa<ReturnStmt>(*body.back());
+}
 
 /// `e`'s text as the left operand of `<`: parenthesized where `<` would
 /// bind tighter than its own operator.
@@ -166,6 +169,62 @@ std::string comparable(const Expr &e, std::string text) {
       (isa<UnaryExpr>(e) && llvm::cast<UnaryExpr>(e).op == UnaryOp::Not))
     return "(" + text + ")";
   return text;
+}
+
+/// An index of an access that is the thread's position and that no test
+/// bounds.
+struct UnboundedIndex {
+  const Expr *index;
+  unsigned axis;
+  /// A tuple index (`a[p]`, p = cuda.grid(2)) bounds one axis per element:
+  /// which; -1 for a scalar index.
+  int element;
+  /// The unguarded local the index has the position from; null where the
+  /// index computes it (`cuda.grid(1)`, `tx + bx * bw`).
+  const Symbol *local;
+};
+
+/// Step 4: the indices of `expr` that are the position and that `guarded`
+/// does not bound. An index is bounded where it has the position from a
+/// guarded local, or only from guarded parts (`tx + bx * bw` after a test
+/// of `tx` and `bx`).
+std::vector<UnboundedIndex> unboundedIndices(const SubscriptExpr &expr, const std::set<const Symbol *> &guarded) {
+  std::vector<UnboundedIndex> unbounded;
+  unsigned axis = 0;
+  for (const ExprPtr &index : expr.indices) {
+    const size_t width = index->type && index->type->isTuple() ? index->type->elements().size() : 0;
+    const unsigned first = axis;
+    axis += width ? static_cast<unsigned>(width) : 1;
+    if (positionOf(*index).kind != Kind::Grid)
+      continue;
+    const Symbol *unguardedLocal = nullptr;
+    bool guardedLocal = false, unguardedPart = false;
+    forEachExprIn(*index, [&](const Expr &inner) {
+      auto *name = dyn_cast<NameExpr>(&inner);
+      if (name && name->symbol && name->symbol->kind == SymbolKind::Local &&
+          name->symbol->position.kind != Kind::None) {
+        const bool isGuarded = guarded.count(name->symbol);
+        if (name->symbol->position.kind != Kind::Grid)
+          unguardedPart |= !isGuarded;
+        else if (isGuarded)
+          guardedLocal = true;
+        else if (!unguardedLocal)
+          unguardedLocal = name->symbol;
+        return;
+      }
+      // cuda.grid(...), cuda.threadIdx.x, cuda.blockIdx.x.
+      auto *call = dyn_cast<CallExpr>(&inner);
+      unguardedPart |= (call && call->function == Builtin::Grid) ||
+                       (!name && !call && inner.builtin != Builtin::None && positionOf(inner).kind != Kind::None);
+    });
+    if (!unguardedLocal && (guardedLocal || !unguardedPart))
+      continue;
+    if (!width)
+      unbounded.push_back({index.get(), first, -1, unguardedLocal});
+    for (size_t k = 0; k < width; ++k)
+      unbounded.push_back({index.get(), first + static_cast<unsigned>(k), static_cast<int>(k), unguardedLocal});
+  }
+  return unbounded;
 }
 
 } // namespace
@@ -186,13 +245,17 @@ void Sema::assignPosition(Expr &target, const ThreadPosition &position) {
   // changes neither `buf` nor `k`.
 }
 
-void Sema::noteGridPositions(Expr &target, const Expr &value) { assignPosition(target, positionOf(value)); }
+void Sema::noteGridPositions(Expr &target, const Expr &value) {
+  assignPosition(target, positionOf(value));
+}
 
 void Sema::noteGridPositions(AugAssignStmt &stmt) {
   assignPosition(*stmt.target, binaryPosition(stmt.op, positionOf(*stmt.target), positionOf(*stmt.value)));
 }
 
-void Sema::forgetGridPositions(Expr &target) { assignPosition(target, ThreadPosition{}); }
+void Sema::forgetGridPositions(Expr &target) {
+  assignPosition(target, ThreadPosition{});
+}
 
 void Sema::resetGridPositions() {
   guarded_.clear();
@@ -202,7 +265,9 @@ void Sema::resetGridPositions() {
       const_cast<Symbol *>(local)->position = {};
 }
 
-std::set<const Symbol *> Sema::guardsOf(const Expr &condition) const { return comparedPositions(condition); }
+std::set<const Symbol *> Sema::guardsOf(const Expr &condition) const {
+  return comparedPositions(condition);
+}
 
 void Sema::guardAfterEarlyReturn(const IfStmt &stmt) {
   if (endsInReturn(stmt.thenBody) && stmt.elseBody.empty())
@@ -222,76 +287,33 @@ std::string Sema::unusedLocalName(const std::vector<std::string> &preferred) {
       return preferred.front() + std::to_string(n);
 }
 
-/// Step 4. The index of each axis that is the thread's position and that no
-/// test bounds is collected with its text; the warning names the first
-/// unguarded local among them (or says that the index computes the
-/// position) and suggests one test that bounds them all.
+/// Warns at the first index of `expr` that is the thread's position and
+/// that no test bounds, naming its unguarded local (or saying that the
+/// index computes the position), and suggests one test that bounds them
+/// all, each by the extent of its own axis.
 void Sema::checkGridIndex(const SubscriptExpr &expr) {
   auto *array = dyn_cast<NameExpr>(expr.object.get());
   if (!array || !array->symbol || array->symbol->kind != SymbolKind::Parameter || !function_)
     return;
-  struct Unbounded {
-    const Expr *index;
-    std::string text; // as the left operand of `<`
-    unsigned axis;
-    const Symbol *local; // the unguarded local it has the position from; null where it computes it
-  };
-  std::vector<Unbounded> unbounded;
-  unsigned axis = 0;
-  for (const ExprPtr &index : expr.indices) {
-    // A tuple index (`a[p]`, p = cuda.grid(2)) indexes one axis per element.
-    const size_t width = index->type && index->type->isTuple() ? index->type->elements().size() : 0;
-    const unsigned first = axis;
-    axis += width ? static_cast<unsigned>(width) : 1;
-    if (positionOf(*index).kind != Kind::Grid)
-      continue;
-    const Symbol *unguardedLocal = nullptr;
-    bool guardedLocal = false, unguardedPart = false;
-    forEachExprIn(*index, [&](const Expr &inner) {
-      auto *name = dyn_cast<NameExpr>(&inner);
-      if (name && name->symbol && name->symbol->kind == SymbolKind::Local &&
-          name->symbol->position.kind != Kind::None) {
-        const bool guarded = guarded_.count(name->symbol);
-        if (name->symbol->position.kind != Kind::Grid)
-          unguardedPart |= !guarded;
-        else if (guarded)
-          guardedLocal = true;
-        else if (!unguardedLocal)
-          unguardedLocal = name->symbol;
-        return;
-      }
-      auto *call = dyn_cast<CallExpr>(&inner);
-      unguardedPart |= (call && call->function == Builtin::Grid) || (!name && !call && positionOf(inner).kind != Kind::None &&
-                                                                    inner.builtin != Builtin::None);
-    });
-    if (!unguardedLocal && (guardedLocal || !unguardedPart))
-      continue;
-    const std::string text = comparable(*index, sourceText(index->range()));
-    if (!width) {
-      unbounded.push_back({index.get(), text, first, unguardedLocal});
-      continue;
-    }
-    for (size_t k = 0; k < width; ++k)
-      unbounded.push_back({index.get(), text + "[" + std::to_string(k) + "]", first + static_cast<unsigned>(k),
-                           unguardedLocal});
-  }
+  const std::vector<UnboundedIndex> unbounded = unboundedIndices(expr, guarded_);
   if (unbounded.empty())
     return;
-  auto named = std::find_if(unbounded.begin(), unbounded.end(), [](const Unbounded &u) { return u.local; });
-  const Unbounded reported = named != unbounded.end() ? *named : unbounded.front();
+  auto named = std::find_if(unbounded.begin(), unbounded.end(), [](const UnboundedIndex &u) { return u.local; });
+  const UnboundedIndex reported = named != unbounded.end() ? *named : unbounded.front();
   if (!warnedGridIndices_.insert(reported.local).second)
     return;
   std::vector<std::string> texts;
-  for (const Unbounded &u : unbounded) {
-    texts.push_back(u.text);
+  for (const UnboundedIndex &u : unbounded) {
+    const std::string text = comparable(*u.index, sourceText(u.index->range()));
+    texts.push_back(u.element < 0 ? text : text + "[" + std::to_string(u.element) + "]");
     if (u.local)
       warnedGridIndices_.insert(u.local); // the suggested test bounds it too
   }
   auto test = [&](const std::vector<std::string> &operands) {
     std::string condition;
     for (size_t i = 0; i < unbounded.size(); ++i)
-      condition += (i ? " and " : "") + operands[i] + " < " + array->name + ".shape[" +
-                   std::to_string(unbounded[i].axis) + "]";
+      condition +=
+          (i ? " and " : "") + operands[i] + " < " + array->name + ".shape[" + std::to_string(unbounded[i].axis) + "]";
     return "if " + condition + ":";
   };
   if (reported.local) {
@@ -307,10 +329,10 @@ void Sema::checkGridIndex(const SubscriptExpr &expr) {
   // The index computes the position itself. `x[cuda.grid(1)]`: name it
   // first, with names the function does not use yet; otherwise test the
   // indices as written.
+  std::string suggestion = "'" + test(texts) + "'";
   auto *call = dyn_cast<CallExpr>(reported.index);
   const bool onlyThisCall = std::all_of(unbounded.begin(), unbounded.end(),
-                                        [&](const Unbounded &u) { return u.index == reported.index; });
-  std::string suggestion = "'" + test(texts) + "'";
+                                        [&](const UnboundedIndex &u) { return u.index == reported.index; });
   if (call && call->function == Builtin::Grid && onlyThisCall && unbounded.size() <= 3) {
     static const std::vector<std::string> preferred[] = {{"i", "idx", "pos"}, {"j", "col"}, {"k", "depth"}};
     std::vector<std::string> names;

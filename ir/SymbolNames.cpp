@@ -50,7 +50,9 @@ bool isReservedByRule(std::string_view name) {
 
 } // namespace
 
-bool isReservedInCxx(std::string_view name) { return isReservedByRule(name) || findHeaderName(name); }
+bool isReservedInCxx(std::string_view name) {
+  return isReservedByRule(name) || findHeaderName(name);
+}
 
 bool isReservedInEveryScope(std::string_view name) {
   if (isReservedByRule(name))
