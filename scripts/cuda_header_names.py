@@ -67,7 +67,7 @@ TOKEN = re.compile(
   | (?P<raw>(?:u8|u|U|L)?R"(?P<delim>[^ ()\\\t\n]*)\((?:.|\n)*?\)(?P=delim)")
   | (?P<string>(?:u8|u|U|L)?"(?:[^"\\\n]|\\.)*")
   | (?P<char>(?:u8|u|U|L)?'(?:[^'\\\n]|\\.)*')
-  | (?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.']|)*)
+  | (?P<number>\.?[0-9](?:[eEpP][+-]|[0-9A-Za-z_.'])*)
   | (?P<ident>[A-Za-z_$][A-Za-z0-9_$]*)
   | (?P<punct>::|->|\.\.\.|[^\sA-Za-z0-9_$])
     """,
@@ -114,7 +114,8 @@ def preprocessed_headers(nvcc):
                 with open(os.path.join(keep, name), encoding="utf-8", errors="replace") as f:
                     texts.append(f.read())
         if len(texts) < 2:
-            sys.exit("cuda_header_names.py: nvcc kept %d preprocessed files, expected the host's and the device's" % len(texts))
+            sys.exit("cuda_header_names.py: nvcc kept %d preprocessed files, expected the host's and the "
+                     "device's" % len(texts))
         return texts
 
 
@@ -131,12 +132,8 @@ def split(text):
         else:
             code.append(line)
     for match in TOKEN.finditer("\n".join(code)):
-        kind = match.lastgroup
-        if kind in ("space",):
-            continue
-        if kind == "delim":
-            kind = "raw"
-        tokens.append((kind, match.group(0)))
+        if match.lastgroup != "space":
+            tokens.append((match.lastgroup, match.group(0)))
     return macros, tokens
 
 
@@ -304,6 +301,8 @@ def head_continues(tokens, i):
 
 
 def names_in(texts):
+    """(names declared at global scope or defined as macros, the macros, every
+    identifier) of the preprocessed files `texts`."""
     macros, tokens = set(), set()
     streams = []
     for text in texts:
