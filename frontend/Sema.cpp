@@ -621,8 +621,7 @@ void Sema::checkBodyToFixpoint(FunctionInfo &function) {
   function.callees.clear();
   flow_ = FlowState();
   resetReturnInference();
-  guarded_.clear();
-  warnedGridIndices_.clear();
+  resetGridPositions();
   checkBlock(def.body);
 }
 

@@ -275,12 +275,25 @@ private:
   void warnIfPromotedToFloat64(const Type *computedIn, const std::vector<const ast::Expr *> &operands,
                                SourceRange at, const std::function<std::string(const std::vector<std::string> &)> &rewrite);
   std::string sourceText(SourceRange range) const;
+  /// The source text of `range` with the parentheses written directly
+  /// around it (`(xmax - xmin)` for the operand `xmax - xmin`). Only for
+  /// an operand of an operator, where such parentheses can only group it.
+  std::string sourceTextInParentheses(SourceRange range) const;
 
   // --- Accesses by thread position (SemaGuards.cpp) -------------------------
-  bool mentionsGridPosition(const ast::Expr &e) const;
-  /// Marks the locals of `target` as from the thread's position when
-  /// `value` is.
+  /// The locals of `target` (a name, or names in a tuple) now hold what
+  /// `value` holds of the thread's position; an array element changes none.
   void noteGridPositions(ast::Expr &target, const ast::Expr &value);
+  /// The same for `target op= value`.
+  void noteGridPositions(ast::AugAssignStmt &stmt);
+  /// The locals of `target` hold nothing of the thread's position (a `for`
+  /// loop's variable: range() bounds it).
+  void forgetGridPositions(ast::Expr &target);
+  /// Before a check of the function's body: no local holds the position,
+  /// none is guarded, nothing was reported.
+  void resetGridPositions();
+  void assignPosition(ast::Expr &target, const ThreadPosition &position);
+  std::string unusedLocalName(const std::vector<std::string> &preferred);
   /// The thread positions `condition` compares.
   std::set<const Symbol *> guardsOf(const ast::Expr &condition) const;
   /// `if i >= n: return` guards i for the rest of the block.

@@ -35,6 +35,26 @@ std::string Sema::sourceText(SourceRange range) const {
   return text.substr(range.begin.offset, range.end.offset - range.begin.offset);
 }
 
+std::string Sema::sourceTextInParentheses(SourceRange range) const {
+  const std::string &text = realDiags_->file().text();
+  if (!range.isValid() || range.end.offset < range.begin.offset || range.end.offset > text.size())
+    return "...";
+  size_t begin = range.begin.offset, end = range.end.offset;
+  auto isSpace = [](char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\\'; };
+  for (;;) {
+    size_t before = begin, after = end;
+    while (before > 0 && isSpace(text[before - 1]))
+      --before;
+    while (after < text.size() && isSpace(text[after]))
+      ++after;
+    if (before == 0 || after == text.size() || text[before - 1] != '(' || text[after] != ')')
+      break;
+    begin = before - 1;
+    end = after + 1;
+  }
+  return text.substr(begin, end - begin);
+}
+
 void Sema::warnIfPromotedToFloat64(const Type *computedIn, const std::vector<const Expr *> &operands, SourceRange at,
                                    const std::function<std::string(const std::vector<std::string> &)> &rewrite) {
   if (!function_ || hasFloat64Data_ || computedIn->scalarKind() != ScalarKind::Float64)
@@ -53,9 +73,11 @@ void Sema::warnIfPromotedToFloat64(const Type *computedIn, const std::vector<con
   std::vector<std::string> culprits;
   std::vector<const Symbol *> integerLocals;
   for (const Expr *operand : operands) {
-    const std::string text = sourceText(operand->range());
+    // An operand keeps the parentheses written around it, so that the
+    // rewrite groups as the original: '(xmax - xmin) / float32(nbins)'.
     const bool castIt = !operand->isWeak && !isFloat(operand->type->scalarKind());
-    texts.push_back(castIt ? "float32(" + text + ")" : text);
+    texts.push_back(castIt ? "float32(" + sourceText(operand->range()) + ")"
+                           : sourceTextInParentheses(operand->range()));
     if (castIt || operand->type->scalarKind() == ScalarKind::Float32)
       culprits.push_back(operand->type->str());
     if (auto *name = dyn_cast<NameExpr>(operand); castIt && name && name->symbol &&

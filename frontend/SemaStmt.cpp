@@ -378,7 +378,7 @@ void Sema::checkAugAssign(AugAssignStmt &stmt) {
   assignedByTrueDivision_ = stmt.op == BinaryOp::Div;
   assignTo(*stmt.target, types.resultType, stmt.range());
   assignedByTrueDivision_ = false;
-  noteGridPositions(*stmt.target, *stmt.value);
+  noteGridPositions(stmt);
 }
 
 void Sema::checkIf(IfStmt &stmt) {
@@ -449,6 +449,7 @@ void Sema::checkFor(ForStmt &stmt) {
     assignToName(*target, stmt.inductionType, stmt.target->range());
   else if (isa<NameExpr, TupleExpr>(*stmt.target))
     assignTo(*stmt.target, types_.errorType(), stmt.target->range()); // its uses stay silent
+  forgetGridPositions(*stmt.target);
   ++loopDepth_;
   checkBlock(stmt.body);
   --loopDepth_;

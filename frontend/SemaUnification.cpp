@@ -49,8 +49,7 @@ void Sema::checkBodyUntilTypesSettle(FunctionDef &def) {
     function_->callees.clear(); // a pass whose types had not settled may have called other versions
     flow_ = FlowState();
     resetReturnInference();
-    guarded_.clear();
-    warnedGridIndices_.clear();
+    resetGridPositions();
     checkBlock(def.body);
     diags_ = realDiags_;
     if (!localTypesChanged_)

@@ -30,6 +30,23 @@ enum class SymbolKind {
   Signature, ///< a module constant holding signatures for @cuda.jit
 };
 
+/// What a value holds of the thread's position in the grid. The warning
+/// about accesses that no test bounds (SemaGuards.cpp) follows it through
+/// arithmetic and locals.
+struct ThreadPosition {
+  enum class Kind : uint8_t {
+    None,    ///< nothing of it, or bounded otherwise (`i % n`, a value read from memory, a loop counter)
+    InBlock, ///< cuda.threadIdx: bounded by the block's size
+    Block,   ///< cuda.blockIdx (times cuda.blockDim): where the thread's block starts
+    Grid,    ///< the thread's position in the grid: cuda.grid(n), threadIdx + blockIdx * blockDim
+  };
+  Kind kind = Kind::None;
+  /// Grid: computed from cuda.grid (otherwise from threadIdx and blockIdx).
+  bool fromGridCall = false;
+  /// Locals: where the local was assigned it.
+  SourceRange assigned = {};
+};
+
 struct Symbol {
   SymbolKind kind;
   std::string name;
@@ -51,8 +68,9 @@ struct Symbol {
   /// Locals: the type is declared (`x: float32 = ...`), so assignments
   /// convert to it instead of widening it.
   bool typeDeclared = false;
-  /// Locals: assigned a value computed from cuda.grid (SemaGuards.cpp).
-  bool fromGridPosition = false;
+  /// Locals: what the last assignment, in the order of the text, stored of
+  /// the thread's position (SemaGuards.cpp).
+  ThreadPosition position = {};
   /// Tuple constants (`SHAPE = (16, 16)`): the elements' values.
   std::vector<ast::ConstantValue> tupleConstant = {};
   /// Array locals (cuda.shared.array, cuda.local.array): where, and the

@@ -2,43 +2,44 @@
 #include "SymbolNames.h"
 
 #include <algorithm>
-#include <array>
+#include <iterator>
 
 namespace pyk::ir {
 
 namespace {
 
-// Sorted, for binary search.
-constexpr std::array<std::string_view, 250> reservedNames = {
-    "BUFSIZ", "CHAR_BIT", "DBL_MAX", "DBL_MIN", "EOF", "EXIT_FAILURE", "EXIT_SUCCESS", "FLT_MAX", "FLT_MIN",
-    "HUGE_VAL", "HUGE_VALF", "INFINITY", "INT16_MAX", "INT32_MAX", "INT32_MIN", "INT64_MAX", "INT64_MIN",
-    "INT8_MAX", "INT_MAX", "INT_MIN", "LLONG_MAX", "LONG_MAX", "M_E", "M_PI", "NAN", "NULL", "RAND_MAX",
-    "SIZE_MAX", "UINT32_MAX", "UINT64_MAX", "UINT_MAX", "abort", "abs", "acos", "acosf", "acosh", "acoshf",
-    "alignas", "alignof", "and_eq", "asin", "asinf", "asinh", "asinhf", "asm", "assert", "atan", "atan2",
-    "atan2f", "atanf", "atanh", "atanhf", "atof", "atoi", "auto", "bitand", "bitor", "blockDim", "blockIdx",
-    "bool", "calloc", "case", "catch", "cbrt", "cbrtf", "ceil", "ceilf", "char", "char16_t", "char32_t",
-    "char8_t", "clock", "co_await", "co_return", "co_yield", "compl", "concept", "const", "const_cast",
-    "consteval", "constexpr", "constinit", "copysign", "copysignf", "cos", "cosf", "cosh", "coshf", "decltype",
-    "default", "delete", "dim3", "do", "double", "dynamic_cast", "enum", "erf", "erfc", "erfcf", "erff", "errno",
-    "exit", "exp", "exp10", "exp2", "exp2f", "expf", "explicit", "expm1", "expm1f", "export", "extern", "fabs",
-    "fabsf", "false", "float", "floor", "floorf", "fma", "fmaf", "fmax", "fmaxf", "fmin", "fminf", "fmod",
-    "fmodf", "free", "frexp", "friend", "goto", "gridDim", "hypot", "hypotf", "inline", "int", "int16_t",
-    "int32_t", "int64_t", "int8_t", "isfinite", "isinf", "isnan", "labs", "ldexp", "lgamma", "lgammaf", "llabs",
-    "llrint", "llround", "log", "log10", "log10f", "log1p", "log1pf", "log2", "log2f", "logf", "long", "lrint",
-    "lround", "main", "malloc", "max", "memcpy", "memset", "min", "modf", "mutable", "namespace", "nan", "new",
-    "noexcept", "not_eq", "nullptr", "offsetof", "operator", "or_eq", "pow", "powf", "printf", "private",
-    "protected", "public", "puts", "qsort", "rand", "realloc", "register", "reinterpret_cast", "remainder",
-    "requires", "rint", "round", "roundf", "rsqrt", "rsqrtf", "short", "signed", "sin", "sincos", "sinf", "sinh",
-    "sinhf", "size_t", "sizeof", "sprintf", "sqrt", "sqrtf", "srand", "static", "static_assert", "static_cast",
-    "std", "stderr", "stdin", "stdout", "strlen", "struct", "switch", "tan", "tanf", "tanh", "tanhf", "template",
-    "tgamma", "tgammaf", "this", "threadIdx", "thread_local", "throw", "true", "trunc", "truncf", "typedef",
-    "typeid", "typename", "uint16_t", "uint32_t", "uint64_t", "uint8_t", "union", "unsigned", "using", "virtual",
-    "void", "volatile", "warpSize", "wchar_t", "xor", "xor_eq"};
+constexpr std::string_view keywords[] = {
+#include "CxxKeywords.inc"
+};
 
-} // namespace
+struct HeaderName {
+  std::string_view name;
+  bool macro;
+};
 
-bool isReservedInCxx(std::string_view name) {
-  if (std::binary_search(reservedNames.begin(), reservedNames.end(), name))
+constexpr HeaderName headerNames[] = {
+#include "CudaHeaderNames.inc"
+};
+
+constexpr bool headerNamesSorted() {
+  for (size_t i = 1; i < std::size(headerNames); ++i)
+    if (!(headerNames[i - 1].name < headerNames[i].name))
+      return false;
+  return true;
+}
+static_assert(std::is_sorted(std::begin(keywords), std::end(keywords)), "binary search needs CxxKeywords.inc sorted");
+static_assert(headerNamesSorted(), "binary search needs CudaHeaderNames.inc sorted");
+
+/// The entry of the CUDA headers' table for `name`, or null.
+const HeaderName *findHeaderName(std::string_view name) {
+  const auto *it = std::lower_bound(std::begin(headerNames), std::end(headerNames), name,
+                                    [](const HeaderName &entry, std::string_view key) { return entry.name < key; });
+  return it != std::end(headerNames) && it->name == name ? it : nullptr;
+}
+
+/// Keywords, and identifiers C++ reserves or pyk keeps for its own names.
+bool isReservedByRule(std::string_view name) {
+  if (std::binary_search(std::begin(keywords), std::end(keywords), name))
     return true;
   // pyk_ prefixes the names pyk generates next to the user's.
   if (name.substr(0, 4) == "pyk_")
@@ -47,8 +48,27 @@ bool isReservedInCxx(std::string_view name) {
          (name.size() > 1 && name[0] == '_' && name[1] >= 'A' && name[1] <= 'Z');
 }
 
+} // namespace
+
+bool isReservedInCxx(std::string_view name) {
+  return isReservedByRule(name) || findHeaderName(name);
+}
+
+bool isReservedInEveryScope(std::string_view name) {
+  if (isReservedByRule(name))
+    return true;
+  const HeaderName *entry = findHeaderName(name);
+  return entry && entry->macro;
+}
+
 std::string kernelSymbol(std::string_view pykName) {
   if (isReservedInCxx(pykName))
+    return "pyk_" + std::string(pykName);
+  return std::string(pykName);
+}
+
+std::string launchFunctionName(std::string_view pykName) {
+  if (isReservedInEveryScope(pykName))
     return "pyk_" + std::string(pykName);
   return std::string(pykName);
 }

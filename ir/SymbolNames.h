@@ -13,16 +13,31 @@
 
 namespace pyk::ir {
 
-/// True for C++ keywords, macros and names the CUDA and C headers declare
-/// (`new`, `NULL`, `sin`, `printf`, `threadIdx`, `main`, ...), and for
-/// identifiers C++ reserves (containing `__`, or `_` and a capital), and
-/// for names starting with `pyk_`, which pyk keeps for the names it
-/// generates.
+/// True for names the generated C++ may not use as they are: C++ keywords
+/// (`new`, `typeof`), `main`, every name that the headers of the generated
+/// code declare at global scope or define as a macro (`NULL`, `div`,
+/// `sincosf`, `printf`, `threadIdx`, `dim3`, `linux`: CudaHeaderNames.inc,
+/// generated from the CUDA toolkit's headers by
+/// scripts/cuda_header_names.py), identifiers C++ reserves (containing `__`,
+/// or `_` and a capital), and names starting with `pyk_`, which pyk keeps
+/// for the names it generates.
 bool isReservedInCxx(std::string_view name);
 
-/// The exported name of a kernel: its .pyk name, or `pyk_NAME` when that is
-/// reserved. The CUDA C++ and PTX backends and the host launchers all use it.
+/// True for the names of isReservedInCxx that break C++ in a namespace of
+/// its own too: keywords, macros and reserved identifiers, not the names the
+/// headers merely declare (`div`).
+bool isReservedInEveryScope(std::string_view name);
+
+/// The exported name of a kernel, and the name of a device function: its
+/// .pyk name, or `pyk_NAME` when that is reserved. The CUDA C++, PTX and
+/// CPU device backends define it and the host code loads the kernel by it.
 std::string kernelSymbol(std::string_view pykName);
+
+/// The name of a kernel's launch function in the host code (inside
+/// `pyk::kernels::FILE_pyk`): its .pyk name, so that a kernel `div` is
+/// launched as `pyk::kernels::div`, or `pyk_NAME` where the name cannot be
+/// a C++ function's in any namespace (isReservedInEveryScope).
+std::string launchFunctionName(std::string_view pykName);
 
 /// The CPU device's entry point for the kernel exported as `kernelSymbol`,
 /// in the compilation tagged `unitId` (ir::Module::unitId):

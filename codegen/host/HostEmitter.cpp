@@ -50,8 +50,10 @@ std::string cxxScalarType(ScalarKind kind) {
   return "void";
 }
 
+/// Launch functions and their parameters live in a namespace and a function
+/// of their own: only a keyword or a macro keeps a .pyk name from them.
 std::string paramName(const Variable &param) {
-  return isReservedInCxx(param.name) ? "pyk_" + param.name : param.name;
+  return isReservedInEveryScope(param.name) ? "pyk_" + param.name : param.name;
 }
 
 /// `pyk::detail::ArrayArgument<const float, 1> x` or `float alpha` (an
@@ -65,7 +67,7 @@ std::string paramDeclaration(const Variable &param) {
 
 std::string signature(const Function &function) {
   // Named as in the .pyk file: the versions of a kernel are overloads.
-  std::string text = "void " + kernelSymbol(function.name) + "(const pyk::Launch &pyk_launch";
+  std::string text = "void " + launchFunctionName(function.name) + "(const pyk::Launch &pyk_launch";
   for (const Variable *param : function.params)
     text += ", " + paramDeclaration(*param);
   return text + ")";
