@@ -305,7 +305,7 @@ const Type *Sema::checkLen(CallExpr &expr) {
     expr.constant = ConstantValue::ofInt(static_cast<int64_t>(type->elements().size()));
     return setType(expr, types_.int64Type());
   }
-  if (!type->isArray() || !isa<NameExpr>(value)) {
+  if (!type->isArray()) {
     error(value.range()) << "len() takes an array or a tuple, not " << describe(value);
     return setType(expr, types_.errorType());
   }
@@ -580,8 +580,13 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
   if (paramType->isArray() || argType->isArray() || paramType->isTuple()) {
     if (argType == paramType)
       return true;
-    error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str()
-                       << ", not " << argType->str();
+    DiagnosticBuilder message = error(arg.range());
+    message << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str() << ", not "
+            << argType->str();
+    if (argType->isArray() && paramType->isArray() && !argType->isContiguous() &&
+        argType->scalarKind() == paramType->scalarKind() && argType->rank() == paramType->rank())
+      message << "; a view with steps cannot be passed for a contiguous array: leave '" << param.name
+              << "' untyped, and the call makes a version of '" << calleeName << "' for it";
     note(param.definition) << "'" << param.name << "' is declared here";
     return false;
   }

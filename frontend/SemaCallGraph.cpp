@@ -134,7 +134,7 @@ std::string versionTag(const FunctionInfo &function) {
     for (const Type *element : type->isTuple() ? type->elements() : std::vector<const Type *>{})
       part += "_" + std::string(scalarName(element->scalarKind()));
     if (type->isArray())
-      part += "_" + std::to_string(type->rank()) + "d";
+      part += "_" + std::to_string(type->rank()) + "d" + (type->isContiguous() ? "" : "_A");
     tag += (tag.empty() ? "" : "_") + part;
   }
   return tag.empty() ? "void" : tag;

@@ -10,6 +10,7 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -351,15 +352,6 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
 //===----------------------------------------------------------------------===//
 
 const Type *Sema::checkSubscript(SubscriptExpr &expr) {
-  // a[i][j] on a 2-D array: say how to write it before anything else.
-  if (auto *inner = dyn_cast<SubscriptExpr>(expr.object.get())) {
-    const Type *innerObject = checkExpr(*inner->object);
-    if (innerObject->isArray() && inner->indices.size() < innerObject->rank()) {
-      error(expr.range()) << "chained indexing 'a[i][j]' is not supported; write one subscript with all indices, "
-                             "'a[i, j]'";
-      return setType(expr, types_.errorType());
-    }
-  }
   const Type *objectType = checkExpr(*expr.object);
   if (objectType->isError())
     return setType(expr, types_.errorType());
@@ -377,14 +369,14 @@ const Type *Sema::checkSubscript(SubscriptExpr &expr) {
 }
 
 const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
+  const bool view = expr.indices.size() < arrayType->rank() ||
+                    std::any_of(expr.indices.begin(), expr.indices.end(),
+                                [](const ExprPtr &index) { return isa<SliceExpr>(*index); });
+  if (view)
+    return checkArrayView(expr, arrayType);
   bool ok = true;
   for (size_t axis = 0; axis < expr.indices.size(); ++axis) {
     Expr &index = *expr.indices[axis];
-    if (isa<SliceExpr>(index)) {
-      error(index.range()) << "slicing arrays is not supported; index one element at a time";
-      ok = false;
-      continue;
-    }
     const Type *indexType = checkValue(index);
     if (indexType->isError()) {
       ok = false;

@@ -359,7 +359,7 @@ const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
   if (!ok)
     return setType(expr, types_.errorType());
   Expr &array = *expr.args[0];
-  if (!array.type->isArray() || !isa<NameExpr>(array)) {
+  if (!array.type->isArray()) {
     error(array.range()) << name << "() works on an array, not " << describe(array);
     return setType(expr, types_.errorType());
   }

@@ -188,6 +188,8 @@ private:
   void assignTo(ast::Expr &target, const Type *valueType, SourceRange valueRange);
   void assignToName(ast::NameExpr &target, const Type *valueType, SourceRange valueRange);
   void assignTupleToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
+  /// A local that names an array (SemaViews.cpp).
+  void assignViewToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
   /// The type a local holding the scalar `current` and now assigned the
   /// scalar `value` has: Numba's unification (NumPy's promote_types), except
   /// that a float local keeps its type.
@@ -209,6 +211,12 @@ private:
   std::optional<ScalarKind> arrayDtypeNamed(const ast::Expr &expr);
   const Type *checkSubscript(ast::SubscriptExpr &expr);
   const Type *checkArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  // --- Views of arrays (SemaViews.cpp) ------------------------------------------
+  /// a[i] of a 2-D array, a[i, :], a[:, j], a[lo:hi:step]: a view, an array
+  /// sharing a's elements (or, with every axis indexed, an element).
+  const Type *checkArrayView(ast::SubscriptExpr &expr, const Type *arrayType);
+  /// A slice's start, stop or step: an integer.
+  bool checkSliceBound(ast::Expr &bound, const char *what);
   const Type *checkTuple(ast::TupleExpr &expr);
   const Type *checkTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
   const Type *checkDynamicTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);

@@ -488,8 +488,14 @@ const Type *Sema::checkConditional(ConditionalExpr &expr) {
     return setType(expr, types_.errorType());
   if (thenType->isTuple() && elseType->isTuple())
     return checkTupleConditional(expr);
+  // `b = a if flip else c`: one of two arrays of one element type and rank.
+  if (thenType->isArray() && elseType->isArray() && thenType->scalarKind() == elseType->scalarKind() &&
+      thenType->rank() == elseType->rank())
+    return setType(expr, types_.array(thenType->scalarKind(), thenType->rank(),
+                                      thenType->isContiguous() && elseType->isContiguous()));
   if (!thenType->isScalar() || !elseType->isScalar()) {
-    error(expr.range()) << "both branches of a conditional expression must be numbers, or tuples";
+    error(expr.range()) << "both branches of a conditional expression must be numbers, tuples, or arrays of one "
+                           "element type and rank";
     return setType(expr, types_.errorType());
   }
   PromotionOperand promoted = promote(promotionOperand(*expr.thenValue), promotionOperand(*expr.elseValue));

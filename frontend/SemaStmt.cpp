@@ -123,6 +123,11 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
     auto *arrayName = dyn_cast<NameExpr>(subscript->object.get());
     if (!arrayName || !arrayName->symbol || arrayName->symbol->storage != ArrayStorage::Local)
       function_->hasSideEffects = true;
+    if (elementType->isArray()) {
+      error(target.range()) << "storing into every element of a view ('a[i, :] = v') is not supported yet; store "
+                               "the elements one at a time in a loop";
+      return;
+    }
     if (!valueType->isScalar())
       error(valueRange) << "cannot store a value of type " << valueType->str() << " into an element of "
                         << subscript->object->type->str();
@@ -241,20 +246,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       symbol->type = types_.errorType();
     return;
   }
-  // `y = x` of an array parameter: reported on every round of the
-  // fixpoint, while the local's uses stay silent (its error type).
-  if (valueType->isArray() && !pendingArray_ && !(symbol->type && symbol->type->isArray())) {
-    if (symbol->type && !symbol->type->isError())
-      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
-                        << "', which holds " << symbol->type->str();
-    else
-      notSupportedYet(valueRange, "assigning an array to a local variable");
-    if (!symbol->type)
-      symbol->type = types_.errorType();
-    return;
-  }
   if (symbol->type && symbol->type->isError())
     return;
+  if (valueType->isArray() && !pendingArray_)
+    return assignViewToName(target, *symbol, valueType, valueRange);
   if (valueType->isTuple() || (symbol->type && symbol->type->isTuple()))
     return assignTupleToName(target, *symbol, valueType, valueRange);
   if (symbol->type && symbol->type->isArray()) {

@@ -17,8 +17,10 @@ namespace pyk {
 
 /// Where an array lives: a kernel's parameters are in global memory; a
 /// local made by cuda.shared.array is the block's, by cuda.local.array the
-/// thread's.
-enum class ArrayStorage { Global, Shared, Local };
+/// thread's. A View local holds no elements of its own: it names another
+/// array or a view of one (`row = a[i]`, `src = dst`), and may be
+/// assigned again.
+enum class ArrayStorage { Global, Shared, Local, View };
 
 enum class SymbolKind {
   Parameter, ///< a kernel or device-function parameter

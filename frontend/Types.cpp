@@ -108,6 +108,8 @@ std::string Type::str() const {
   case Kind::Scalar:
     return std::string(scalarName(scalar_));
   case Kind::Array: {
+    if (!contiguous_) // Numba's spelling of a view with steps
+      return "array(" + std::string(scalarName(scalar_)) + ", " + std::to_string(rank_) + "d, A)";
     std::string s(scalarName(scalar_));
     s += "[:";
     for (unsigned i = 1; i < rank_; ++i)
@@ -135,11 +137,11 @@ TypeContext::TypeContext() {
     scalars_.push_back(make(Type::Kind::Scalar, static_cast<ScalarKind>(k)));
 }
 
-const Type *TypeContext::array(ScalarKind element, unsigned rank) {
+const Type *TypeContext::array(ScalarKind element, unsigned rank, bool contiguous) {
   assert(rank >= 1 && rank <= 3 && "pyk arrays have rank 1 to 3");
-  auto &slot = arrays_[{element, rank}];
+  auto &slot = arrays_[{element, rank, contiguous}];
   if (!slot) {
-    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Array, element, rank, {})));
+    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Array, element, rank, {}, contiguous)));
     slot = owned_.back().get();
   }
   return slot;

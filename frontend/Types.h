@@ -14,6 +14,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <tuple>
 #include <vector>
 
 namespace pyk {
@@ -62,6 +63,11 @@ public:
   bool isScalarOf(ScalarKind kind) const { return isScalar() && scalar_ == kind; }
   /// Rank of an array type (1-3).
   unsigned rank() const { return rank_; }
+  /// Arrays: the elements are in C order with no gaps (kernel parameters,
+  /// shared and local arrays, rows and leading ranges of them). A strided
+  /// array is a view with a step between elements (`a[:, j]`,
+  /// `a[::2]`): Numba's layout 'A', which carries one stride per axis.
+  bool isContiguous() const { return contiguous_; }
   const std::vector<const Type *> &elements() const { return elements_; }
 
   /// How the user writes this type: "float32", "float32[:]", "(int64, int64)".
@@ -69,12 +75,13 @@ public:
 
 private:
   friend class TypeContext;
-  Type(Kind kind, ScalarKind scalar, unsigned rank, std::vector<const Type *> elements)
-      : kind_(kind), scalar_(scalar), rank_(rank), elements_(std::move(elements)) {}
+  Type(Kind kind, ScalarKind scalar, unsigned rank, std::vector<const Type *> elements, bool contiguous = true)
+      : kind_(kind), scalar_(scalar), rank_(rank), contiguous_(contiguous), elements_(std::move(elements)) {}
 
   Kind kind_;
   ScalarKind scalar_;
   unsigned rank_;
+  bool contiguous_;
   std::vector<const Type *> elements_;
 };
 
@@ -94,7 +101,7 @@ public:
   const Type *int32Type() const { return scalar(ScalarKind::Int32); }
   const Type *int64Type() const { return scalar(ScalarKind::Int64); }
   const Type *float64Type() const { return scalar(ScalarKind::Float64); }
-  const Type *array(ScalarKind element, unsigned rank);
+  const Type *array(ScalarKind element, unsigned rank, bool contiguous = true);
   const Type *tuple(const std::vector<const Type *> &elements);
 
 private:
@@ -102,7 +109,7 @@ private:
   const Type *error_;
   const Type *void_;
   std::vector<const Type *> scalars_;
-  std::map<std::pair<ScalarKind, unsigned>, const Type *> arrays_;
+  std::map<std::tuple<ScalarKind, unsigned, bool>, const Type *> arrays_;
   std::map<std::vector<const Type *>, const Type *> tuples_;
 };
 

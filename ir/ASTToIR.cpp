@@ -171,6 +171,16 @@ void Lowering::run() {
   StmtList hoisted;
   loopScoped_ = finder.loopScoped();
   for (const Symbol *local : info_.locals) {
+    if (local->type->isArray() && local->storage == ArrayStorage::View) {
+      Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
+      var->memory = Variable::Memory::View;
+      vars_[local] = var;
+      if (finder.declaredInline.count(local) || loopScoped_.count(local))
+        continue;
+      hoisted.push_back(std::make_unique<Declare>(local->definition, var, nullptr));
+      declared_.insert(var);
+      continue;
+    }
     if (local->type->isArray()) {
       // cuda.shared.array / cuda.local.array: storage for the whole
       // function, made by the backends, not by a statement.
@@ -268,6 +278,12 @@ void Lowering::block(const ast::StmtList &stmts, StmtList &out) {
 void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
   // What the statement's expressions compute first goes before it.
   PreludeScope prelude(*this, &out);
+  StmtList *const enclosingStatement = std::exchange(statementPrelude_, &out);
+  struct RestoreStatement {
+    Lowering &lowering;
+    StmtList *saved;
+    ~RestoreStatement() { lowering.statementPrelude_ = saved; }
+  } restoreStatement{*this, enclosingStatement};
   switch (s.kind()) {
   case ast::NodeKind::AssignStmt: {
     auto &a = cast<ast::AssignStmt>(s);
@@ -277,7 +293,9 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
     if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
       return unpack(*targets, *a.value, s.range(), out);
     for (const ast::ExprPtr &target : a.targets) {
-      if (target->type && target->type->isTuple())
+      if (isViewTarget(*target))
+        assignView(vars_.at(cast<ast::NameExpr>(*target).symbol), *a.value, s.range(), out);
+      else if (target->type && target->type->isTuple())
         storeTuple(*cast<ast::NameExpr>(*target).symbol, *a.value, s.range(), out);
       else
         store(*target, expr(*a.value), s.range(), out);
@@ -442,8 +460,12 @@ void Lowering::print(const ast::CallExpr &call, StmtList &out) {
 void Lowering::unpack(const ast::TupleExpr &targets, const ast::Expr &value, SourceRange loc, StmtList &out) {
   std::vector<ExprPtr> values;
   if (auto *tuple = dyn_cast<ast::TupleExpr>(&value)) {
-    for (const ast::ExprPtr &element : tuple->elements)
-      values.push_back(expr(*element));
+    for (size_t i = 0; i < tuple->elements.size(); ++i) {
+      const ast::Expr &target = *targets.elements[i];
+      values.push_back(isViewTarget(target)
+                           ? arrayValue(*tuple->elements[i], vars_.at(cast<ast::NameExpr>(target).symbol)->type)
+                           : expr(*tuple->elements[i]));
+    }
   } else {
     values = tupleValues(value, loc, out);
   }
@@ -456,10 +478,13 @@ void Lowering::unpack(const ast::TupleExpr &targets, const ast::Expr &value, Sou
     readsATarget |= readsAnyOf(*v, assigned);
   if (readsATarget || assigned.size() < targets.elements.size()) {
     for (ExprPtr &v : values) {
-      Variable *temp = function_.addHiddenLocal(uniqueName("pyk_value"), v->type(), loc);
+      const Type type = v->type();
+      Variable *temp = function_.addHiddenLocal(uniqueName("pyk_value"), type, loc);
+      if (type.isArray())
+        temp->memory = Variable::Memory::View;
       out.push_back(std::make_unique<Declare>(loc, temp, std::move(v)));
       declared_.insert(temp);
-      v = std::make_unique<VarRef>(loc, temp);
+      v = type.isArray() ? wholeView(temp, type, loc) : ExprPtr(std::make_unique<VarRef>(loc, temp));
     }
   }
   for (size_t i = 0; i < values.size(); ++i)
@@ -515,7 +540,7 @@ void Lowering::forRange(const ast::ForStmt &f, StmtList &out) {
 /// `value` itself when evaluating it again gives the same result
 /// (constants, parameters, extents), else a hidden local holding it.
 ExprPtr Lowering::evaluatedOnce(ExprPtr value, const std::string &name, StmtList &out) {
-  const bool stable = isa<Constant, ArrayDim>(*value) ||
+  const bool stable = isa<Constant>(*value) || (isa<ArrayDim>(*value) && !cast<ArrayDim>(*value).array->isView()) ||
                       (isa<VarRef>(*value) && cast<VarRef>(*value).var->kind == Variable::Kind::Param &&
                        !assignedParams_.count(cast<VarRef>(*value).var));
   if (stable)
@@ -576,7 +601,8 @@ void Lowering::store(const ast::Expr &target, ExprPtr value, SourceRange loc, St
   if (auto *name = dyn_cast<ast::NameExpr>(&target)) {
     assert(!tupleVars_.count(name->symbol) && "tuples are stored by storeTuple");
     Variable *var = vars_.at(name->symbol);
-    value = castTo(std::move(value), var->type);
+    if (!var->isView())
+      value = castTo(std::move(value), var->type);
     if (var->kind == Variable::Kind::Local && declared_.insert(var).second)
       out.push_back(std::make_unique<Declare>(loc, var, std::move(value)));
     else
@@ -584,9 +610,9 @@ void Lowering::store(const ast::Expr &target, ExprPtr value, SourceRange loc, St
     return;
   }
   auto &subscript = cast<ast::SubscriptExpr>(target);
-  const Variable *array = arrayOf(*subscript.object);
+  auto [array, at] = accessThrough(*subscript.object, indices(subscript));
   value = castTo(std::move(value), Type::scalarType(array->type.scalar));
-  out.push_back(std::make_unique<ArrayStore>(loc, array, indices(subscript), std::move(value)));
+  out.push_back(std::make_unique<ArrayStore>(loc, array, std::move(at), std::move(value)));
 }
 
 } // namespace pyk::ir::lowering

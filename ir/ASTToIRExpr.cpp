@@ -255,7 +255,10 @@ ExprPtr Lowering::subscript(const ast::SubscriptExpr &e) {
     }
     return result;
   }
-  return std::make_unique<ArrayLoad>(e.range(), arrayOf(*e.object), indices(e));
+  if (e.type->isArray()) // a view used as a value: only a view local's
+    return arrayValue(e, toIRType(e.type));
+  auto [array, at] = accessThrough(*e.object, indices(e));
+  return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
 }
 
 /// f(args): scalars converted to the parameters' types, arrays passed as
@@ -626,10 +629,6 @@ std::vector<ExprPtr> Lowering::indices(const ast::SubscriptExpr &e) {
   return result;
 }
 
-const Variable *Lowering::arrayOf(const ast::Expr &e) {
-  auto &name = cast<ast::NameExpr>(e);
-  return vars_.at(name.symbol);
-}
 
 // --- Constants and conversions ---------------------------------------------
 ExprPtr Lowering::constantOf(const ast::ConstantValue &value, Type type, SourceRange loc) {

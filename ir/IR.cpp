@@ -30,7 +30,7 @@ std::string Type::str() const {
     break;
   }
   if (kind == Kind::Array)
-    return element + "[" + std::to_string(rank) + "d]";
+    return element + "[" + std::to_string(rank) + "d" + (contiguous ? "" : ", strided") + "]";
   return element;
 }
 

@@ -24,16 +24,23 @@
 
 namespace pyk::ir {
 
-/// A value type: void, a scalar, or an array (data pointer plus extents).
+/// A value type: void, a scalar, or an array (data pointer plus extents,
+/// and for a strided array one stride per axis).
 struct Type {
   enum class Kind : uint8_t { Void, Scalar, Array };
   Kind kind = Kind::Void;
   ScalarKind scalar = ScalarKind::Bool;
   unsigned rank = 0;
+  /// Arrays: element (i, j, k) is at offset (i * n1 + j) * n2 + k from the
+  /// data pointer (C order); a strided array's is i * s0 + j * s1 + k * s2,
+  /// its strides counted in elements.
+  bool contiguous = true;
 
   static Type voidType() { return {}; }
   static Type scalarType(ScalarKind k) { return {Kind::Scalar, k, 0}; }
-  static Type arrayType(ScalarKind element, unsigned rank) { return {Kind::Array, element, rank}; }
+  static Type arrayType(ScalarKind element, unsigned rank, bool contiguous = true) {
+    return {Kind::Array, element, rank, contiguous};
+  }
   bool isVoid() const { return kind == Kind::Void; }
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
@@ -54,7 +61,10 @@ public:
   /// DynamicShared: cuda.shared.array(0, T), the launch's dynamic shared
   /// memory (every such array of a kernel starts at the same address, as
   /// in CUDA and Numba), one extent of shared bytes / sizeof(T).
-  enum class Memory { Global, Shared, Local, DynamicShared };
+  /// View: a local that names (part of) another array, in any memory: its
+  /// data pointer, extents and strides are values that Declare and Assign
+  /// give it from an ArrayView.
+  enum class Memory { Global, Shared, Local, DynamicShared, View };
   Variable(Kind kind, std::string name, Type type, SourceRange range)
       : kind(kind), name(std::move(name)), type(type), range(range) {}
 
@@ -70,6 +80,11 @@ public:
   /// Arrays: where the elements live, and for array locals the shape.
   Memory memory = Memory::Global;
   std::vector<int64_t> fixedShape;
+  bool isView() const { return memory == Memory::View; }
+  /// cuda.shared.array / cuda.local.array: storage for the whole function.
+  bool isArrayLocal() const {
+    return memory == Memory::Shared || memory == Memory::Local || memory == Memory::DynamicShared;
+  }
   /// Bytes of one element times every extent (array locals).
   int64_t fixedBytes() const {
     int64_t bytes = byteWidth(type.scalar);
@@ -281,6 +296,34 @@ public:
   /// Checked mode: one site per axis (NoCheck where the index is proven in
   /// bounds); empty when unchecked. A failed check yields 0.
   std::vector<CheckSiteId> boundsChecks;
+};
+
+/// The stride of `axis` of a strided array, in elements (int64).
+class ArrayStride : public Expr {
+public:
+  ArrayStride(SourceRange loc, const Variable *array, unsigned axis)
+      : Expr(NodeKind::ArrayStride, loc, Type::scalarType(ScalarKind::Int64)), array(array), axis(axis) {}
+  PYK_IR_CLASSOF(ArrayStride)
+  const Variable *array;
+  unsigned axis;
+};
+
+/// An array that shares the elements of `base`: its data starts `offset`
+/// elements after base's, and it has the given extents and (when its type
+/// is strided) strides, all int64. Only the value of a Declare or Assign
+/// of a View variable: lowering has already applied Python's rules for
+/// negative indices and slices, so the backends only compute the pointer.
+class ArrayView : public Expr {
+public:
+  ArrayView(SourceRange loc, Type type, const Variable *base, ExprPtr offset, std::vector<ExprPtr> extents,
+            std::vector<ExprPtr> strides)
+      : Expr(NodeKind::ArrayView, loc, type), base(base), offset(std::move(offset)), extents(std::move(extents)),
+        strides(std::move(strides)) {}
+  PYK_IR_CLASSOF(ArrayView)
+  const Variable *base;
+  ExprPtr offset;
+  std::vector<ExprPtr> extents;
+  std::vector<ExprPtr> strides; // empty for a contiguous view
 };
 
 /// Python's negative index: `index < 0 ? index + extent : index`, the
@@ -593,6 +636,12 @@ public:
   }
 
   /// Parameters first, then locals, in order of creation.
+  std::vector<Variable *> mutableVariables() {
+    std::vector<Variable *> all;
+    for (auto &var : vars_)
+      all.push_back(var.get());
+    return all;
+  }
   std::vector<const Variable *> variables() const {
     std::vector<const Variable *> all;
     for (const auto &var : vars_)

@@ -42,7 +42,7 @@ public:
       os_ << " max_registers(" << f.maxRegisters << ")";
     os_ << " {" << at(f.loc) << "\n";
     for (const Variable *var : f.variables()) {
-      if (var->memory == Variable::Memory::Global)
+      if (!var->isArrayLocal())
         continue;
       os_.indent(2) << (var->memory == Variable::Memory::Local ? "local %" : "shared %") << var->name << ": "
                     << var->type.str() << " [";
@@ -114,6 +114,29 @@ public:
     case NodeKind::ArrayDim: {
       auto &d = cast<ArrayDim>(e);
       os_ << "dim(%" << d.array->name << ", " << d.axis << ")";
+      return;
+    }
+    case NodeKind::ArrayStride: {
+      auto &d = cast<ArrayStride>(e);
+      os_ << "stride(%" << d.array->name << ", " << d.axis << ")";
+      return;
+    }
+    case NodeKind::ArrayView: {
+      auto &v = cast<ArrayView>(e);
+      os_ << "view:" << e.type().str() << " %" << v.base->name << " + ";
+      expr(*v.offset);
+      os_ << " shape";
+      std::vector<const Expr *> extents;
+      for (const ExprPtr &extent : v.extents)
+        extents.push_back(extent.get());
+      operands(extents);
+      if (!v.strides.empty()) {
+        os_ << " strides";
+        std::vector<const Expr *> strides;
+        for (const ExprPtr &stride : v.strides)
+          strides.push_back(stride.get());
+        operands(strides);
+      }
       return;
     }
     case NodeKind::ArrayLoad: {
@@ -206,7 +229,8 @@ private:
     os_ << ":" << t.str();
   }
 
-  void operands(std::initializer_list<const Expr *> list) {
+  void operands(std::initializer_list<const Expr *> list) { operands(std::vector<const Expr *>(list)); }
+  void operands(const std::vector<const Expr *> &list) {
     os_ << "(";
     bool first = true;
     for (const Expr *e : list) {

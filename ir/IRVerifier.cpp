@@ -31,7 +31,7 @@ public:
         problems.push_back(function_.name + ": result '" + result->name + "' is not a scalar");
     // Array locals exist for the whole function.
     for (const Variable *var : function_.variables())
-      if (var->memory != Variable::Memory::Global) {
+      if (var->isArrayLocal()) {
         const size_t rank = var->memory == Variable::Memory::DynamicShared ? 0 : var->type.rank;
         if (!var->type.isArray() || var->fixedShape.size() != rank)
           problems.push_back(function_.name + ": array local '" + var->name + "' has no shape of its rank");
@@ -178,6 +178,15 @@ private:
         fail(e, "dim of a non-array or axis out of range");
       return;
     }
+    case NodeKind::ArrayStride: {
+      auto &d = cast<ArrayStride>(e);
+      if (!d.array->type.isArray() || d.array->type.contiguous || d.axis >= d.array->type.rank)
+        fail(e, "stride of a non-array, of a contiguous array, or of an axis out of range");
+      return;
+    }
+    case NodeKind::ArrayView:
+      fail(e, "a view outside the value of a view local's declaration or assignment");
+      return;
     case NodeKind::ArrayLoad: {
       auto &l = cast<ArrayLoad>(e);
       boundsChecks(e, l.boundsChecks, l.indices.size());
@@ -308,6 +317,28 @@ private:
     }
   }
 
+  /// A view local takes an ArrayView of an array in scope, with one int64
+  /// extent per axis and, when strided, one int64 stride per axis.
+  void viewValue(const Stmt &s, const Variable &var, const Expr &value) {
+    auto *view = llvm::dyn_cast<ArrayView>(&value);
+    if (!var.isView() || !view || var.kind != Variable::Kind::Local) {
+      fail(s, "'" + var.name + "' is not a view local given an ArrayView");
+      return;
+    }
+    const Type i64 = Type::scalarType(ScalarKind::Int64);
+    if (!view->base->type.isArray() || !inScope(view->base))
+      fail(s, "a view of '" + view->base->name + "', which is not an array in scope");
+    expr(*view->offset);
+    requireType(s, *view->offset, i64, "view offset");
+    if (view->extents.size() != var.type.rank || view->strides.size() != (var.type.contiguous ? 0 : var.type.rank))
+      fail(s, "a view with the wrong number of extents or strides for " + var.type.str());
+    for (const auto *list : {&view->extents, &view->strides})
+      for (const ExprPtr &part : *list) {
+        expr(*part);
+        requireType(s, *part, i64, "view extent or stride");
+      }
+  }
+
   void block(const StmtList &body) {
     scopes_.emplace_back();
     for (const StmtPtr &s : body)
@@ -319,7 +350,10 @@ private:
     switch (s.kind()) {
     case NodeKind::Declare: {
       auto &d = cast<Declare>(s);
-      if (d.init) {
+      if (d.var->isView() || (d.init && llvm::isa<ArrayView>(*d.init))) {
+        if (d.init)
+          viewValue(s, *d.var, *d.init);
+      } else if (d.init) {
         expr(*d.init);
         requireType(s, *d.init, d.var->type, "initial value");
       }
@@ -330,7 +364,10 @@ private:
     }
     case NodeKind::Assign: {
       auto &a = cast<Assign>(s);
-      expr(*a.value);
+      if (a.var->isView() || llvm::isa<ArrayView>(*a.value))
+        viewValue(s, *a.var, *a.value);
+      else
+        expr(*a.value);
       requireType(s, *a.value, a.var->type, "value");
       if (!inScope(a.var))
         fail(s, "assignment to undeclared '" + a.var->name + "'");

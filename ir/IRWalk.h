@@ -23,7 +23,17 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
   case NodeKind::VarRef:
   case NodeKind::SpecialReg:
   case NodeKind::ArrayDim:
+  case NodeKind::ArrayStride:
     return;
+  case NodeKind::ArrayView: {
+    auto &view = llvm::cast<ArrayView>(e);
+    f(*view.offset);
+    for (const ExprPtr &extent : view.extents)
+      f(*extent);
+    for (const ExprPtr &stride : view.strides)
+      f(*stride);
+    return;
+  }
   case NodeKind::Cast:
     return f(*llvm::cast<Cast>(e).operand);
   case NodeKind::Unary:
@@ -172,6 +182,18 @@ inline std::set<const Variable *> assignedVariables(const StmtList &body) {
 /// Whether `e`, or an expression within it, reads one of `variables`.
 inline bool readsAnyOf(const Expr &e, const std::set<const Variable *> &variables) {
   if (auto *ref = llvm::dyn_cast<VarRef>(&e); ref && variables.count(ref->var))
+    return true;
+  // A view local's data pointer, extents and strides are read through it.
+  const Variable *array = nullptr;
+  if (auto *view = llvm::dyn_cast<ArrayView>(&e))
+    array = view->base;
+  else if (auto *dim = llvm::dyn_cast<ArrayDim>(&e))
+    array = dim->array;
+  else if (auto *stride = llvm::dyn_cast<ArrayStride>(&e))
+    array = stride->array;
+  else if (auto *load = llvm::dyn_cast<ArrayLoad>(&e))
+    array = load->array;
+  if (array && variables.count(array))
     return true;
   bool reads = false;
   forEachOperand(e, [&](const Expr &operand) { reads = reads || readsAnyOf(operand, variables); });

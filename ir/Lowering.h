@@ -25,10 +25,18 @@ inline Type toIRType(const pyk::Type *type) {
   if (type->isScalar())
     return Type::scalarType(type->scalarKind());
   if (type->isArray())
-    return Type::arrayType(type->scalarKind(), type->rank());
+    return Type::arrayType(type->scalarKind(), type->rank(), type->isContiguous());
   assert(type->isVoid() && "tuples do not survive lowering");
   return Type::voidType();
 }
+
+/// A slice of one axis of an array: where it starts, how many elements it
+/// takes, and the step between them (int64).
+struct AxisSlice {
+  ExprPtr start;
+  ExprPtr length;
+  ExprPtr step;
+};
 
 /// The Function of each definition lowered so far.
 using FunctionMap = std::map<const ast::FunctionDef *, const Function *>;
@@ -189,7 +197,45 @@ private:
 
   std::vector<ExprPtr> indices(const ast::SubscriptExpr &e);
 
+  // --- Views (ASTToIRViews.cpp) --------------------------------------------
+  /// The array variable `e` names; a view (a[i] passed to a function) is
+  /// first made a hidden view local before the statement.
   const Variable *arrayOf(const ast::Expr &e);
+
+  /// The array an access through `object` with `indices` touches, and the
+  /// indices into it: a[i][j] and a[:, j][i] index a directly.
+  std::pair<const Variable *, std::vector<ExprPtr>> accessThrough(const ast::Expr &object,
+                                                                  std::vector<ExprPtr> indices);
+
+  /// The ArrayView of type `type` that array expression `e` denotes (a
+  /// name: all of it; a subscript: the part it selects).
+  ExprPtr arrayValue(const ast::Expr &e, Type type);
+
+  /// `var = value` for a view local: declared or assigned an ArrayView, or
+  /// for `a if c else b` an If with one assignment in each branch.
+  void assignView(Variable *var, const ast::Expr &value, SourceRange loc, StmtList &out);
+
+  /// All of `array` as an ArrayView of type `type` (`b = a`).
+  ExprPtr wholeView(const Variable *array, Type type, SourceRange loc);
+
+  /// Whether `target` names a view local (`row = a[i]`, `b = a`).
+  bool isViewTarget(const ast::Expr &target) const {
+    auto *name = llvm::dyn_cast<ast::NameExpr>(&target);
+    auto found = name ? vars_.find(name->symbol) : vars_.end();
+    return found != vars_.end() && found->second->isView();
+  }
+
+  /// The view's index `index` of `axis` of `array`, counted from the end
+  /// where negative.
+  ExprPtr viewIndex(const ast::Expr &index, const Variable *array, unsigned axis);
+
+  /// A value the view's arithmetic reads more than once: itself when a
+  /// constant or a parameter, else a hidden local before the statement.
+  ExprPtr viewOperand(ExprPtr value, const char *name);
+
+  AxisSlice sliceAxis(const ast::SliceExpr &slice, const Variable *array, unsigned axis);
+
+  ExprPtr strideOf(const Variable *array, unsigned axis, SourceRange loc);
 
   // --- Constants and conversions ---------------------------------------------
   static ExprPtr constantOf(const ast::ConstantValue &value, Type type, SourceRange loc);
@@ -232,6 +278,9 @@ private:
   /// conditional expression, a later link of a chained comparison) or
   /// again and again (a while condition), and in asserts.
   StmtList *prelude_ = nullptr;
+  /// The list the statement being lowered goes to: views its expressions
+  /// need are made there, before it (arrayOf).
+  StmtList *statementPrelude_ = nullptr;
 
   /// Sets prelude_ for a scope, then puts the enclosing one back.
   class PreludeScope {

@@ -129,6 +129,9 @@ private:
       os_ << (param.readOnly ? "const " + element + restrict : element + "* ") << names_.nameOf(&param);
       for (unsigned axis = 0; axis < param.type.rank; ++axis)
         os_ << ", int64_t " << names_.extentOf(&param, axis);
+      if (!param.type.contiguous)
+        for (unsigned axis = 0; axis < param.type.rank; ++axis)
+          os_ << ", int64_t " << names_.strideOf(&param, axis);
       return;
     }
     os_ << cudaScalarType(param.type.scalar) << " " << names_.nameOf(&param);
@@ -138,7 +141,7 @@ private:
   /// like every pyk array.
   void arrayLocals() {
     for (const Variable *var : function_.variables()) {
-      if (var->memory == Variable::Memory::Global)
+      if (!var->isArrayLocal())
         continue;
       line(var->range);
       if (var->memory == Variable::Memory::DynamicShared) {
@@ -156,6 +159,36 @@ private:
         os_ << (axis ? " * " : "") << var->fixedShape[axis];
       os_ << "];\n";
     }
+  }
+
+  /// A view local takes its data pointer, extents and strides, declared
+  /// (null and 0 without a value) or assigned; the first line is indented
+  /// already.
+  void viewLocal(const Variable &var, const Expr *value, bool declare, unsigned depth) {
+    auto *view = llvm::dyn_cast_or_null<ArrayView>(value);
+    const std::string element = cudaScalarType(var.type.scalar);
+    const std::string type = declare ? (var.readOnly ? "const " : "") + element + " *" : "";
+    const std::string number = declare ? "[[maybe_unused]] int64_t " : "";
+    std::string data = "nullptr";
+    if (view) {
+      Code offset = expr(*view->offset);
+      data = names_.nameOf(view->base);
+      auto *zero = llvm::dyn_cast<Constant>(view->offset.get());
+      if (!zero || zero->intValue != 0)
+        data += " + " + wrap(offset, Additive + 1);
+    }
+    os_ << type << names_.nameOf(&var) << " = " << data << ";\n";
+    for (unsigned axis = 0; axis < var.type.rank; ++axis) {
+      line(var.range);
+      os_.indent(depth * 4) << number << names_.extentOf(&var, axis) << " = "
+                            << (view ? expr(*view->extents[axis]).text : "0") << ";\n";
+    }
+    if (!var.type.contiguous)
+      for (unsigned axis = 0; axis < var.type.rank; ++axis) {
+        line(var.range);
+        os_.indent(depth * 4) << number << names_.strideOf(&var, axis) << " = "
+                              << (view ? expr(*view->strides[axis]).text : "0") << ";\n";
+      }
   }
 
   /// An array's extent: a parameter's, or an array local's constant.
@@ -216,6 +249,8 @@ private:
     switch (s.kind()) {
     case NodeKind::Declare: {
       auto &d = cast<Declare>(s);
+      if (d.var->isView())
+        return viewLocal(*d.var, d.init.get(), true, depth);
       // nvcc warns about locals that are never read; the .pyk file may
       // well have them.
       if (!readLater(d.var))
@@ -228,6 +263,8 @@ private:
     }
     case NodeKind::Assign: {
       auto &a = cast<Assign>(s);
+      if (a.var->isView())
+        return viewLocal(*a.var, a.value.get(), false, depth);
       os_ << names_.nameOf(a.var) << " = " << expr(*a.value).text << ";\n";
       return;
     }
@@ -394,14 +431,25 @@ private:
   /// Checked mode: a pointer to the element, null when a check failed.
   std::string checkedElement(const Variable *array, const std::vector<ExprPtr> &indices,
                              const std::vector<CheckSiteId> &sites) {
-    std::string text = "pyk_checked(pyk_check, " + names_.nameOf(array);
+    const bool strided = !array->type.contiguous;
+    std::string text = std::string(strided ? "pyk_checked_strided" : "pyk_checked") + "(pyk_check, " +
+                       names_.nameOf(array);
     for (unsigned axis = 0; axis < indices.size(); ++axis)
       text += ", " + expr(*indices[axis]).text + ", " + extent(array, axis) + ", " +
+              (strided ? names_.strideOf(array, axis) + ", " : std::string()) +
               (sites[axis] == NoCheck ? std::string("PYK_NO_CHECK") : std::to_string(sites[axis]) + "u");
     return text + ")";
   }
 
   std::string element(const Variable *array, const std::vector<ExprPtr> &indices) {
+    if (!array->type.contiguous) {
+      // A strided view: a[i * a_stride0 + j * a_stride1].
+      std::string offset;
+      for (unsigned axis = 0; axis < indices.size(); ++axis)
+        offset += (axis ? " + " : "") + wrap(expr(*indices[axis]), Multiplicative) + " * " +
+                  names_.strideOf(array, axis);
+      return names_.nameOf(array) + "[" + offset + "]";
+    }
     const bool narrow = hasNarrowOffset(array, indices);
     auto index = [&](unsigned axis) {
       Code code = expr(*indices[axis]);
@@ -498,6 +546,12 @@ private:
       auto &d = cast<ArrayDim>(e);
       return {names_.extentOf(d.array, d.axis), Postfix};
     }
+    case NodeKind::ArrayStride: {
+      auto &d = cast<ArrayStride>(e);
+      return {names_.strideOf(d.array, d.axis), Postfix};
+    }
+    case NodeKind::ArrayView:
+      return {"/* a view outside a view local's assignment */", Postfix};
     case NodeKind::ArrayLoad: {
       auto &l = cast<ArrayLoad>(e);
       if (isChecked(l.boundsChecks))
@@ -570,6 +624,9 @@ private:
         text += names_.nameOf(ref->var);
         for (unsigned axis = 0; axis < ref->var->type.rank; ++axis)
           text += ", " + extent(ref->var, axis);
+        if (!ref->var->type.contiguous)
+          for (unsigned axis = 0; axis < ref->var->type.rank; ++axis)
+            text += ", " + names_.strideOf(ref->var, axis);
       }
       for (size_t i = 0; i < c.results.size(); ++i)
         text += std::string(c.args.empty() && i == 0 ? "" : ", ") + names_.nameOf(c.results[i]);

@@ -445,6 +445,31 @@ __device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0
         return nullptr;
     return data + (i0 * n1 + i1) * n2 + i2;
 }
+// The element of a strided view at (i0, i1, ...): data[i0 * s0 + i1 * s1 +
+// ...], or null when an index fails its check.
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0) {
+    return pyk_in_bounds(check, i0, n0, site0) ? data + i0 * s0 : nullptr;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
+                                                  uint32_t site1) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1))
+        return nullptr;
+    return data + i0 * s0 + i1 * s1;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
+                                                  uint32_t site1, int64_t i2, int64_t n2, int64_t s2,
+                                                  uint32_t site2) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2))
+        return nullptr;
+    return data + i0 * s0 + i1 * s1 + i2 * s2;
+}
 template <typename T> __device__ __forceinline__ T pyk_load(const T *element) {
     return element ? *element : T(0);
 }

@@ -51,6 +51,10 @@ NameTable::NameTable(const std::vector<const ir::Variable *> &variables) {
   for (const ir::Variable *var : variables)
     for (unsigned axis = 0; axis < var->type.rank; ++axis)
       extents_[{var, axis}] = unique(names_[var] + "_shape" + std::to_string(axis));
+  for (const ir::Variable *var : variables)
+    if (var->type.isArray() && !var->type.contiguous)
+      for (unsigned axis = 0; axis < var->type.rank; ++axis)
+        strides_[{var, axis}] = unique(names_[var] + "_stride" + std::to_string(axis));
 }
 
 std::string NameTable::unique(std::string base) {

@@ -31,6 +31,9 @@ public:
   const std::string &nameOf(const ir::Variable *var) const { return names_.at(var); }
   /// The identifier of the extent of `axis` of array `var` ("x_shape0").
   const std::string &extentOf(const ir::Variable *var, unsigned axis) const { return extents_.at({var, axis}); }
+  /// The identifier of the stride of `axis` of strided array `var`
+  /// ("col_stride0").
+  const std::string &strideOf(const ir::Variable *var, unsigned axis) const { return strides_.at({var, axis}); }
 
 private:
   std::string unique(std::string base);
@@ -38,6 +41,7 @@ private:
   std::set<std::string> taken_;
   std::map<const ir::Variable *, std::string> names_;
   std::map<std::pair<const ir::Variable *, unsigned>, std::string> extents_;
+  std::map<std::pair<const ir::Variable *, unsigned>, std::string> strides_;
 };
 
 } // namespace pyk::cuda

@@ -61,10 +61,12 @@ inline llvm::Type *memoryType(ScalarKind kind, llvm::LLVMContext &context) {
   return kind == ScalarKind::Bool ? llvm::Type::getInt8Ty(context) : registerType(kind, context);
 }
 
-/// An array parameter: its global pointer and one extent per axis.
+/// An array: its data pointer, one extent per axis, and for a strided
+/// array one stride (in elements) per axis.
 struct ArrayValue {
   llvm::Value *data = nullptr;
   std::vector<llvm::Value *> extents;
+  std::vector<llvm::Value *> strides;
 };
 
 /// The LLVM function of each IR function of the module.
@@ -124,6 +126,16 @@ private:
   uint64_t sharedLayout(std::map<const Variable *, uint64_t> *offsets) const;
 
   ArrayValue fixedArray(const Variable *var, llvm::Value *data);
+
+  /// The array `var` holds now: a parameter's or array local's values, or
+  /// what a view local was last given.
+  ArrayValue arrayValue(const Variable *var);
+
+  /// View locals: their slots, made in the entry block.
+  void allocateViewSlots();
+
+  /// A view local takes `view` (null: the null pointer and extents 0).
+  void storeView(const Variable *var, const ArrayView *view);
 
   /// Local arrays are allocas; shared ones, on the GPU, globals in shared
   /// memory (on the CPU device, placeSharedArrays puts them in the block's
@@ -331,6 +343,9 @@ private:
   const FunctionMap &functions_;
   std::map<const Variable *, llvm::Value *> scalars_;
   std::map<const Variable *, ArrayValue> arrays_;
+  /// View locals: allocas holding each one's data pointer (generic),
+  /// extents and strides, which Declare and Assign write.
+  std::map<const Variable *, ArrayValue> viewSlots_;
   /// Where each scalar that lives in memory is: an alloca, or for a result
   /// (Function::results) the pointer the caller passed.
   std::map<const Variable *, llvm::Value *> locals_;

@@ -57,6 +57,7 @@ void FunctionEmitter::emitBody() {
     locals_[var] = builder_.CreateAlloca(memoryType(var->type.scalar, context_), nullptr, var->name);
   }
   allocateArrayLocals();
+  allocateViewSlots();
   // A parameter the body assigns lives in memory, like a local.
   forEachStmt(function_.body, [&](const Stmt &s) {
     auto *assign = llvm::dyn_cast<Assign>(&s);
@@ -102,13 +103,18 @@ void FunctionEmitter::stmt(const Stmt &s) {
   switch (s.kind()) {
   case NodeKind::Declare: {
     auto &d = cast<Declare>(s);
-    if (d.init)
+    if (d.var->isView())
+      storeView(d.var, llvm::cast_or_null<ArrayView>(d.init.get()));
+    else if (d.init)
       storeLocal(d.var, expr(*d.init));
     return;
   }
   case NodeKind::Assign: {
     auto &a = cast<Assign>(s);
-    storeLocal(a.var, expr(*a.value));
+    if (a.var->isView())
+      storeView(a.var, &cast<ArrayView>(*a.value));
+    else
+      storeLocal(a.var, expr(*a.value));
     return;
   }
   case NodeKind::ArrayStore: {
@@ -179,9 +185,10 @@ llvm::Value *FunctionEmitter::call(const Call &c) {
       args.push_back(expr(*arg));
       continue;
     }
-    const ArrayValue &array = arrays_.at(ref->var);
+    const ArrayValue array = arrayValue(ref->var);
     args.push_back(builder_.CreateAddrSpaceCast(array.data, llvm::PointerType::get(context_, 0)));
     args.insert(args.end(), array.extents.begin(), array.extents.end());
+    args.insert(args.end(), array.strides.begin(), array.strides.end());
   }
   for (const Variable *result : c.results)
     args.push_back(builder_.CreatePointerBitCastOrAddrSpaceCast(
@@ -451,8 +458,14 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     return specialReg(cast<SpecialReg>(e));
   case NodeKind::ArrayDim: {
     auto &d = cast<ArrayDim>(e);
-    return arrays_.at(d.array).extents[d.axis];
+    return arrayValue(d.array).extents[d.axis];
   }
+  case NodeKind::ArrayStride: {
+    auto &d = cast<ArrayStride>(e);
+    return arrayValue(d.array).strides[d.axis];
+  }
+  case NodeKind::ArrayView:
+    break; // only the value of a view local (storeView)
   case NodeKind::MathCall: {
     auto &m = cast<MathCall>(e);
     std::vector<llvm::Value *> args;
@@ -668,13 +681,78 @@ std::vector<llvm::Value *> FunctionEmitter::indexValues(const std::vector<ExprPt
 /// multiplies.
 llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<ExprPtr> &indexExprs,
                                              const std::vector<llvm::Value *> &indices) {
-  const ArrayValue &value = arrays_.at(array);
+  const ArrayValue value = arrayValue(array);
+  if (!array->type.contiguous) {
+    // A strided view: i * s0 + j * s1 + ... elements from its data.
+    llvm::Value *offset = builder_.CreateNSWMul(indices[0], value.strides[0]);
+    for (size_t axis = 1; axis < indices.size(); ++axis)
+      offset = builder_.CreateNSWAdd(offset, builder_.CreateNSWMul(indices[axis], value.strides[axis]));
+    return builder_.CreateGEP(memoryType(array->type.scalar, context_), value.data, offset);
+  }
   const bool narrow = hasNarrowOffset(array, indexExprs);
   auto width = [&](llvm::Value *v) { return narrow ? builder_.CreateTrunc(v, builder_.getInt32Ty()) : v; };
   llvm::Value *offset = width(indices[0]);
   for (size_t axis = 1; axis < indices.size(); ++axis)
     offset = builder_.CreateNSWAdd(builder_.CreateNSWMul(offset, width(value.extents[axis])), width(indices[axis]));
   return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
+}
+
+ArrayValue FunctionEmitter::arrayValue(const Variable *var) {
+  auto slots = viewSlots_.find(var);
+  if (slots == viewSlots_.end())
+    return arrays_.at(var);
+  ArrayValue value;
+  value.data = builder_.CreateLoad(llvm::PointerType::get(context_, AddressSpace::Generic), slots->second.data,
+                                   var->name);
+  for (llvm::Value *slot : slots->second.extents)
+    value.extents.push_back(builder_.CreateLoad(builder_.getInt64Ty(), slot));
+  for (llvm::Value *slot : slots->second.strides)
+    value.strides.push_back(builder_.CreateLoad(builder_.getInt64Ty(), slot));
+  return value;
+}
+
+void FunctionEmitter::allocateViewSlots() {
+  for (const Variable *var : function_.variables()) {
+    if (!var->isView())
+      continue;
+    ArrayValue slots;
+    slots.data = builder_.CreateAlloca(llvm::PointerType::get(context_, AddressSpace::Generic), nullptr, var->name);
+    for (unsigned axis = 0; axis < var->type.rank; ++axis)
+      slots.extents.push_back(
+          builder_.CreateAlloca(builder_.getInt64Ty(), nullptr, var->name + ".shape" + std::to_string(axis)));
+    if (!var->type.contiguous)
+      for (unsigned axis = 0; axis < var->type.rank; ++axis)
+        slots.strides.push_back(
+            builder_.CreateAlloca(builder_.getInt64Ty(), nullptr, var->name + ".stride" + std::to_string(axis)));
+    viewSlots_[var] = slots;
+  }
+}
+
+/// The data pointer is generic, so that one view local may name arrays in
+/// different memories (src, dst = dst, src across shared and global); after
+/// inlining, NVPTX infers the memory where it is one.
+void FunctionEmitter::storeView(const Variable *var, const ArrayView *view) {
+  const ArrayValue &slots = viewSlots_.at(var);
+  auto *generic = llvm::PointerType::get(context_, AddressSpace::Generic);
+  llvm::Value *data = llvm::ConstantPointerNull::get(generic);
+  std::vector<llvm::Value *> extents(var->type.rank, builder_.getInt64(0));
+  std::vector<llvm::Value *> strides(var->type.contiguous ? 0 : var->type.rank, builder_.getInt64(0));
+  if (view) {
+    const ArrayValue base = arrayValue(view->base);
+    llvm::Value *offset = expr(*view->offset);
+    for (size_t axis = 0; axis < extents.size(); ++axis)
+      extents[axis] = expr(*view->extents[axis]);
+    for (size_t axis = 0; axis < strides.size(); ++axis)
+      strides[axis] = expr(*view->strides[axis]);
+    // A view may start past the end of an empty slice, so no inbounds.
+    data = builder_.CreateAddrSpaceCast(
+        builder_.CreateGEP(memoryType(var->type.scalar, context_), base.data, offset), generic);
+  }
+  builder_.CreateStore(data, slots.data);
+  for (size_t axis = 0; axis < extents.size(); ++axis)
+    builder_.CreateStore(extents[axis], slots.extents[axis]);
+  for (size_t axis = 0; axis < strides.size(); ++axis)
+    builder_.CreateStore(strides[axis], slots.strides[axis]);
 }
 
 /// The rule both GPU backends follow (NarrowOffsets.h). On the CPU device

@@ -98,7 +98,7 @@ llvm::BasicBlock *FunctionEmitter::checkIndices(const Variable *array, const std
       continue;
     if (!skip)
       skip = llvm::BasicBlock::Create(context_, "access.skipped", llvmFunction_);
-    llvm::Value *extent = arrays_.at(array).extents[axis];
+    llvm::Value *extent = arrayValue(array).extents[axis];
     checkOrReport(builder_.CreateICmpUGE(indices[axis], extent), sites[axis], indices[axis], extent, skip);
   }
   return skip;

@@ -53,6 +53,8 @@ std::vector<llvm::Type *> FunctionEmitter::parameterTypes(unsigned space) {
     if (param->type.isArray()) {
       types.push_back(llvm::PointerType::get(context_, space));
       types.insert(types.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
+      if (!param->type.contiguous) // a strided view's strides
+        types.insert(types.end(), param->type.rank, llvm::Type::getInt64Ty(context_));
     } else {
       types.push_back(registerType(param->type.scalar, context_));
     }
@@ -83,6 +85,11 @@ unsigned FunctionEmitter::bindParameters(bool noAlias) {
       llvm::Argument *extent = llvmFunction_->getArg(index++);
       extent->setName(param->name + ".shape" + std::to_string(axis));
       array.extents.push_back(extent);
+    }
+    for (unsigned axis = 0; !param->type.contiguous && axis < param->type.rank; ++axis) {
+      llvm::Argument *stride = llvmFunction_->getArg(index++);
+      stride->setName(param->name + ".stride" + std::to_string(axis));
+      array.strides.push_back(stride);
     }
     arrays_[param] = array;
   }

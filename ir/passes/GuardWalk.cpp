@@ -141,7 +141,7 @@ Flow GuardWalk::join(const Flow &a, const Flow &b) {
 /// variable, say), and the values `value` may take bound it below.
 void GuardWalk::assigned(Env &env, const Variable *var, const Expr *value, SourceRange at) const {
   Facts facts;
-  if (value && !algebra_.isStable(var)) {
+  if (value && !algebra_.isStable(var) && var->type.isScalar()) {
     if (std::optional<Linear> from = algebra_.linear(*value); from && from->var && from->var != var) {
       if (auto it = env.find(from->var); it != env.end()) {
         facts = it->second;
@@ -165,6 +165,9 @@ void GuardWalk::assigned(Env &env, const Variable *var, const Expr *value, Sourc
 Env GuardWalk::without(Env env, const std::set<const Variable *> &killed) const {
   for (const Variable *var : algebra_.withAtoms(killed))
     env.erase(var);
+  // A view local given another array: bounds by its old extents die too.
+  for (auto &[var, facts] : env)
+    std::erase_if(facts.uppers, [&](const Limit &limit) { return killed.count(limit.array) != 0; });
   return env;
 }
 
@@ -332,6 +335,8 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::Compare:
   case NodeKind::SpecialReg:
   case NodeKind::ArrayDim:
+  case NodeKind::ArrayStride:
+  case NodeKind::ArrayView:
   case NodeKind::MathCall:
   case NodeKind::Call:
   case NodeKind::GpuOp:

@@ -6,6 +6,9 @@
 #include "llvm/Support/Casting.h"
 
 #include <set>
+#include <tuple>
+#include <utility>
+#include <vector>
 
 namespace pyk::ir {
 namespace {
@@ -33,6 +36,25 @@ std::set<const Variable *> writtenArrays(const StmtList &body) {
   });
   for (const StmtPtr &stmt : body)
     forEachExpr(*stmt, [&](const Expr &e) { noteCalls(e, noteCalls); });
+  // A store through a view writes the array it views (row = a[i]; row[j]
+  // = v writes a), and so on down a chain of views.
+  std::vector<std::pair<const Variable *, const Variable *>> viewOf;
+  forEachStmt(body, [&](const Stmt &stmt) {
+    const Variable *var = nullptr;
+    const Expr *value = nullptr;
+    if (auto *declare = llvm::dyn_cast<Declare>(&stmt))
+      std::tie(var, value) = std::pair{declare->var, declare->init.get()};
+    else if (auto *assign = llvm::dyn_cast<Assign>(&stmt))
+      std::tie(var, value) = std::pair{assign->var, assign->value.get()};
+    if (auto *view = llvm::dyn_cast_or_null<ArrayView>(value))
+      viewOf.emplace_back(var, view->base);
+  });
+  for (bool grew = true; grew;) {
+    grew = false;
+    for (const auto &[view, base] : viewOf)
+      if (written.count(view))
+        grew |= written.insert(base).second;
+  }
   return written;
 }
 
@@ -43,6 +65,9 @@ void markReadOnlyArrays(Module &module) {
     const std::set<const Variable *> written = writtenArrays(function->body);
     for (Variable *param : function->params)
       param->readOnly = param->type.isArray() && !written.count(param);
+    for (Variable *var : function->mutableVariables())
+      if (var->isView())
+        var->readOnly = !written.count(var);
   }
 }
 

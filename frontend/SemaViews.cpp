@@ -1,0 +1,124 @@
+//===- SemaViews.cpp - Views of arrays: a[i], a[i, :], a[:, j], a[lo:hi:step] //
+//
+// Indexing an array with fewer indices than it has axes, or with a slice,
+// gives a view: an array that shares the elements of the one it views, as
+// in NumPy and Numba. Sema decides the view's type: its rank (one axis per
+// slice and per axis not indexed) and whether its elements stay in C order
+// without gaps (contiguous), which decides how it may be passed on.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+namespace {
+
+/// `lo:hi` or `:`, with no step or a step of 1: the elements it selects
+/// are adjacent.
+bool hasUnitStep(const SliceExpr &slice) {
+  return !slice.step || (slice.step->constant && slice.step->constant->kind == ConstantValue::Kind::Int &&
+                         slice.step->constant->intValue == 1);
+}
+
+bool isWhole(const SliceExpr &slice) { return !slice.lower && !slice.upper && hasUnitStep(slice); }
+
+} // namespace
+
+bool Sema::checkSliceBound(Expr &bound, const char *what) {
+  const Type *type = checkValue(bound);
+  if (type->isError())
+    return false;
+  if (!type->isScalar() || !isInteger(type->scalarKind())) {
+    error(bound.range()) << "a slice's " << what << " must be an integer, not " << type->str();
+    return false;
+  }
+  return true;
+}
+
+const Type *Sema::checkArrayView(SubscriptExpr &expr, const Type *arrayType) {
+  const size_t rank = arrayType->rank();
+  if (expr.indices.size() > rank) {
+    error(expr.range()) << "array of type " << arrayType->str() << " has " << rank << " dimension"
+                        << (rank == 1 ? "" : "s") << " but " << expr.indices.size() << " ind"
+                        << (expr.indices.size() == 1 ? "ex was" : "ices were") << " given";
+    return setType(expr, types_.errorType());
+  }
+  bool ok = true;
+  unsigned viewRank = 0;
+  // C order survives while the indexed axes lead, the first sliced axis
+  // has unit steps and every later one is whole.
+  bool contiguous = arrayType->isContiguous();
+  bool sliced = false;
+  for (size_t axis = 0; axis < rank; ++axis) {
+    Expr *index = axis < expr.indices.size() ? expr.indices[axis].get() : nullptr;
+    auto *slice = index ? dyn_cast<SliceExpr>(index) : nullptr;
+    if (index && !slice) {
+      const Type *indexType = checkValue(*index);
+      if (indexType->isError()) {
+        ok = false;
+      } else if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
+        error(index->range()) << "an array index must be an integer, not " << indexType->str();
+        ok = false;
+      }
+      contiguous &= !sliced;
+      continue;
+    }
+    ++viewRank;
+    if (slice) {
+      for (auto [bound, what] : {std::pair{slice->lower.get(), "start"}, std::pair{slice->upper.get(), "stop"},
+                                 std::pair{slice->step.get(), "step"}})
+        if (bound)
+          ok &= checkSliceBound(*bound, what);
+      if (slice->step && slice->step->constant && slice->step->constant->kind == ConstantValue::Kind::Int &&
+          slice->step->constant->intValue == 0) {
+        error(slice->step->range()) << "a slice's step cannot be zero";
+        ok = false;
+      }
+    }
+    const bool whole = !slice || isWhole(*slice);
+    contiguous &= sliced ? whole : !slice || hasUnitStep(*slice);
+    sliced = true;
+  }
+  if (!ok)
+    return setType(expr, types_.errorType());
+  if (viewRank == 0) {
+    checkGridIndex(expr);
+    return setType(expr, types_.scalar(arrayType->scalarKind()));
+  }
+  return setType(expr, types_.array(arrayType->scalarKind(), viewRank, contiguous));
+}
+
+/// `row = a[i]`, `b = a`, `src, dst = dst, src`: the local names an array
+/// it does not own, and may name another of the same element type and rank
+/// later. It is contiguous while every array it is given is.
+void Sema::assignViewToName(NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange) {
+  if (symbol.type && symbol.type->isArray() && symbol.storage != ArrayStorage::View) {
+    error(target.range()) << "'" << target.name << "' is a "
+                          << (symbol.storage == ArrayStorage::Shared ? "shared" : "local")
+                          << " array; it cannot be assigned again";
+    note(symbol.definition) << "'" << target.name << "' is made here";
+    return;
+  }
+  if (symbol.type && (!symbol.type->isArray() || symbol.type->scalarKind() != valueType->scalarKind() ||
+                      symbol.type->rank() != valueType->rank())) {
+    error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                      << "', which holds " << symbol.type->str();
+    return;
+  }
+  const Type *unified =
+      symbol.type ? types_.array(valueType->scalarKind(), valueType->rank(),
+                                 symbol.type->isContiguous() && valueType->isContiguous())
+                  : valueType;
+  symbol.storage = ArrayStorage::View;
+  if (unified != symbol.type) {
+    symbol.type = unified;
+    localTypesChanged_ = true;
+  }
+  target.type = symbol.type;
+}
+
+} // namespace pyk::sema
