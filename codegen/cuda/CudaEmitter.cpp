@@ -167,7 +167,7 @@ private:
   void viewLocal(const Variable &var, const Expr *value, bool declare, unsigned depth) {
     auto *view = llvm::dyn_cast_or_null<ArrayView>(value);
     const std::string element = cudaScalarType(var.type.scalar);
-    const std::string type = declare ? (var.readOnly ? "const " : "") + element + " *" : "";
+    const std::string type = declare ? std::string("[[maybe_unused]] ") + (var.readOnly ? "const " : "") + element + " *" : "";
     const std::string number = declare ? "[[maybe_unused]] int64_t " : "";
     std::string data = "nullptr";
     if (view) {

@@ -474,6 +474,13 @@ CASES = [
          pyk_expected={"out": lambda inputs: inputs[0] + np.append(inputs[0][1:], 0)},
          run_numba=False, pyk_error=f"index {N} out of bounds for axis 0 of 'x' with size {N}",
          note="boundscheck=True: the read past the end is reported and gives 0"),
+    Case("numba/kernels/boundscheck.pyk", "window_sums", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, N)],
+         pyk_expected={"out": lambda inputs: np.array(
+             [inputs[0][i] + inputs[0][min(i + 2, N - 1)] for i in range(N)],
+             np.float32)},
+         run_numba=False, pyk_error="index 3 out of bounds for axis 0 of 'window' with size 3",
+         note="boundscheck=True: a view's own extent bounds its accesses; window[3] gives 0"),
     # --- execution/signatures.pyk: the behaviour test of versions -----------
     Case("execution/signatures.pyk", "unit_clamp", 2, 32,
          lambda rng: [floats(rng, np.float32, N, -1, 2), zeros(np.float32, N)]),
