@@ -289,8 +289,8 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     return setType(expr, types_.errorType());
   }
   const bool dynamic = shared && !shapeType->isTuple() && shapeArg->constant && shapeArg->constant->intValue == 0;
-  if (!dynamic && (shape.empty() || shape.size() > 3)) {
-    error(shapeArg->range()) << name << "() makes arrays of 1 to 3 dimensions, not " << shape.size();
+  if (!dynamic && (shape.empty() || shape.size() > 4)) {
+    error(shapeArg->range()) << name << "() makes arrays of 1 to 4 dimensions, not " << shape.size();
     return setType(expr, types_.errorType());
   }
   // Saturating: extents within int64 can still multiply past 2^64 bytes.

@@ -5,7 +5,7 @@
 //             (module: numba, numba.types, numba.core.types,
 //              numba.cuda.types, numpy, cupy, under any name they are
 //              imported as; `types`, `np`, `nb` and `cp` work unimported)
-// dims    ::= ':' (',' ':')* [',' '::1'] | '::1'   (rank 1 to 3)
+// dims    ::= ':' (',' ':')* [',' '::1'] | '::1'   (rank 1 to 4)
 //
 // A signature is read in SemaSignatures.cpp.
 //
@@ -201,7 +201,7 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
     auto *slice = dyn_cast<SliceExpr>(subscript->indices[axis].get());
     fortran = slice && isWholeAxis(*slice);
   }
-  if (fortran && rank <= 3) {
+  if (fortran && rank <= 4) {
     const std::string spelled = typeSpelling(*subscript->object);
     error(expr.range()) << arraySpelling(spelled, rank, 0)
                         << " is a Fortran-ordered (column-major) array; pyk arrays are C-contiguous: write "
@@ -218,8 +218,8 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
         << "an array type lists one ':' per axis, as in float32[:, :] (only the last axis may be written '::1')";
     return nullptr;
   }
-  if (rank > 3) {
-    error(expr.range()) << "arrays of rank " << rank << " are not supported; pyk arrays have rank 1 to 3";
+  if (rank > 4) {
+    error(expr.range()) << "arrays of rank " << rank << " are not supported; pyk arrays have rank 1 to 4";
     return nullptr;
   }
   return types_.array(*element, static_cast<unsigned>(rank));

@@ -138,7 +138,7 @@ TypeContext::TypeContext() {
 }
 
 const Type *TypeContext::array(ScalarKind element, unsigned rank, bool contiguous) {
-  assert(rank >= 1 && rank <= 3 && "pyk arrays have rank 1 to 3");
+  assert(rank >= 1 && rank <= 4 && "pyk arrays have rank 1 to 4");
   auto &slot = arrays_[{element, rank, contiguous}];
   if (!slot) {
     owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Array, element, rank, {}, contiguous)));

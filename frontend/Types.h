@@ -61,7 +61,7 @@ public:
   /// For scalars the scalar kind, for arrays the element kind.
   ScalarKind scalarKind() const { return scalar_; }
   bool isScalarOf(ScalarKind kind) const { return isScalar() && scalar_ == kind; }
-  /// Rank of an array type (1-3).
+  /// Rank of an array type (1-4).
   unsigned rank() const { return rank_; }
   /// Arrays: the elements are in C order with no gaps (kernel parameters,
   /// shared and local arrays, rows and leading ranges of them). A strided

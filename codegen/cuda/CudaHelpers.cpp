@@ -445,6 +445,15 @@ __device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0
         return nullptr;
     return data + (i0 * n1 + i1) * n2 + i2;
 }
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
+                                          int64_t i1, int64_t n1, uint32_t site1, int64_t i2, int64_t n2,
+                                          uint32_t site2, int64_t i3, int64_t n3, uint32_t site3) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2) || !pyk_in_bounds(check, i3, n3, site3))
+        return nullptr;
+    return data + ((i0 * n1 + i1) * n2 + i2) * n3 + i3;
+}
 // The element of a strided view at (i0, i1, ...): data[i0 * s0 + i1 * s1 +
 // ...], or null when an index fails its check.
 template <typename T>
@@ -469,6 +478,17 @@ __device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, in
         !pyk_in_bounds(check, i2, n2, site2))
         return nullptr;
     return data + i0 * s0 + i1 * s1 + i2 * s2;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
+                                                  uint32_t site1, int64_t i2, int64_t n2, int64_t s2,
+                                                  uint32_t site2, int64_t i3, int64_t n3, int64_t s3,
+                                                  uint32_t site3) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2) || !pyk_in_bounds(check, i3, n3, site3))
+        return nullptr;
+    return data + i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3;
 }
 template <typename T> __device__ __forceinline__ T pyk_load(const T *element) {
     return element ? *element : T(0);

@@ -67,7 +67,7 @@ template <int N> std::int64_t elementCount(const std::array<std::int64_t, N> &sh
 /// std::string_view it must not outlive its array, so it is not made from a
 /// temporary one (launch functions take temporaries: ArrayArgument below).
 template <typename T, int N> class ArrayView {
-  static_assert(N >= 1 && N <= 3, "pyk arrays have rank 1 to 3");
+  static_assert(N >= 1 && N <= 4, "pyk arrays have rank 1 to 4");
 
 public:
   using element_type = T;
@@ -103,7 +103,7 @@ private:
 /// (null data, zero shape) and remembers that it was moved from: viewing or
 /// copying it throws Error until it is assigned again.
 template <typename T, int N> class DeviceArray {
-  static_assert(N >= 1 && N <= 3, "pyk arrays have rank 1 to 3");
+  static_assert(N >= 1 && N <= 4, "pyk arrays have rank 1 to 4");
   static_assert(std::is_trivially_copyable_v<T> && !std::is_const_v<T>, "device arrays hold plain numbers");
 
 public:
@@ -268,6 +268,9 @@ template <typename T> DeviceArray<T, 2> to_device(const std::vector<T> &host, Ex
 template <typename T> DeviceArray<T, 3> to_device(const std::vector<T> &host, Extents<3> shape) {
   return detail::arrayFromHost<T, 3>(host, shape.values, "to_device");
 }
+template <typename T> DeviceArray<T, 4> to_device(const std::vector<T> &host, Extents<4> shape) {
+  return detail::arrayFromHost<T, 4>(host, shape.values, "to_device");
+}
 
 /// A 1-D device array with a copy of `host`, asynchronously on `stream`.
 template <typename T> DeviceArray<T, 1> to_device_async(const std::vector<T> &host, Stream &stream) {
@@ -285,6 +288,9 @@ template <typename T> DeviceArray<T, 2> device_empty(Extents<2> shape) {
 }
 template <typename T> DeviceArray<T, 3> device_empty(Extents<3> shape) {
   return DeviceArray<T, 3>(shape.values, "device_empty");
+}
+template <typename T> DeviceArray<T, 4> device_empty(Extents<4> shape) {
+  return DeviceArray<T, 4>(shape.values, "device_empty");
 }
 
 /// An uninitialised device array of `like`'s element type and shape.
