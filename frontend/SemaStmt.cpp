@@ -216,9 +216,26 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     // its type does not widen, since the caller has fixed it.
     if (valueType->isError() || symbol->type->isError())
       return;
+    if (symbol->type->isArray()) {
+      // `a, b = b, a`: the name takes another array of its type; it cannot
+      // become strided, since the caller fixed its type.
+      if (valueType == symbol->type) {
+        target.type = symbol->type;
+        return;
+      }
+      if (!valueType->isArray()) {
+        error(target.range()) << "cannot assign to array parameter '" << target.name << "'; assign to its elements ('"
+                              << target.name << "[i] = ...')";
+        return;
+      }
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to parameter '"
+                        << target.name << "', which is " << symbol->type->str()
+                        << "; name the view with a local instead ('v = ...')";
+      return;
+    }
     if (!symbol->type->isScalar()) {
-      error(target.range()) << "cannot assign to array parameter '" << target.name
-                            << "'; assign to its elements ('" << target.name << "[i] = ...')";
+      error(target.range()) << "cannot assign to parameter '" << target.name << "', which is "
+                            << symbol->type->str();
       return;
     }
     if (!valueType->isScalar()) {

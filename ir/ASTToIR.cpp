@@ -16,6 +16,8 @@
 //===----------------------------------------------------------------------===//
 #include "ASTToIR.h"
 
+#include <algorithm>
+
 #include "ASTWalk.h"
 #include "IRWalk.h"
 #include "Lowering.h"
@@ -166,9 +168,22 @@ void Lowering::run() {
         assignedParams_.insert(var);
     }
   }
+  StmtList hoisted;
+  // An array parameter the body gives another array (`a, b = b, a`): a
+  // view local of its name, starting as the parameter.
+  for (const Symbol *param : info_.params) {
+    if (!param->type->isArray() || !assignsTo(info_.def->body, param))
+      continue;
+    Variable *argument = vars_.at(param);
+    Variable *local = function_.addLocal(param->name, argument->type, param->definition);
+    local->memory = Variable::Memory::View;
+    hoisted.push_back(std::make_unique<Declare>(param->definition, local,
+                                                wholeView(argument, argument->type, param->definition)));
+    declared_.insert(local);
+    vars_[param] = local;
+  }
   FirstUseFinder finder;
   finder.body(info_.def->body);
-  StmtList hoisted;
   loopScoped_ = finder.loopScoped();
   for (const Symbol *local : info_.locals) {
     if (local->type->isArray() && local->storage == ArrayStorage::View) {
@@ -569,19 +584,23 @@ bool Lowering::isNonNegative(const ast::Expr &e) const {
 /// Whether any statement in `body` assigns to `symbol`.
 bool Lowering::assignsTo(const ast::StmtList &body, const Symbol *symbol) {
   for (const ast::StmtPtr &s : body) {
-    auto targets = [&](const ast::Expr &target) {
+    // `a, b = b, a` assigns each name of the tuple.
+    auto targets = [&](const ast::Expr &target, auto &self) -> bool {
+      if (auto *tuple = dyn_cast<ast::TupleExpr>(&target))
+        return std::any_of(tuple->elements.begin(), tuple->elements.end(),
+                           [&](const ast::ExprPtr &element) { return self(*element, self); });
       auto *name = dyn_cast<ast::NameExpr>(&target);
       return name && name->symbol == symbol;
     };
     if (auto *a = dyn_cast<ast::AssignStmt>(s.get())) {
       for (const ast::ExprPtr &target : a->targets)
-        if (targets(*target))
+        if (targets(*target, targets))
           return true;
     } else if (auto *ann = dyn_cast<ast::AnnAssignStmt>(s.get())) {
-      if (ann->value && targets(*ann->target))
+      if (ann->value && targets(*ann->target, targets))
         return true;
     } else if (auto *aug = dyn_cast<ast::AugAssignStmt>(s.get())) {
-      if (targets(*aug->target))
+      if (targets(*aug->target, targets))
         return true;
     } else if (auto *i = dyn_cast<ast::IfStmt>(s.get())) {
       if (assignsTo(i->thenBody, symbol) || assignsTo(i->elseBody, symbol))
@@ -590,7 +609,7 @@ bool Lowering::assignsTo(const ast::StmtList &body, const Symbol *symbol) {
       if (assignsTo(w->body, symbol) || assignsTo(w->elseBody, symbol))
         return true;
     } else if (auto *f = dyn_cast<ast::ForStmt>(s.get())) {
-      if (targets(*f->target) || assignsTo(f->body, symbol) || assignsTo(f->elseBody, symbol))
+      if (targets(*f->target, targets) || assignsTo(f->body, symbol) || assignsTo(f->elseBody, symbol))
         return true;
     }
   }

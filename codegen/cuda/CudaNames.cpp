@@ -46,6 +46,13 @@ NameTable::NameTable(const std::vector<const ir::Variable *> &variables) {
         name += "_";
       taken_.insert(name);
     }
+    // An array parameter the body rebinds is also a local of its name.
+    if (given_.count(name)) {
+      while (taken_.count(name))
+        name += "_";
+      taken_.insert(name);
+    }
+    given_.insert(name);
     names_[var] = name;
   }
   for (const ir::Variable *var : variables)

@@ -39,6 +39,8 @@ private:
   std::string unique(std::string base);
 
   std::set<std::string> taken_;
+  /// The identifiers given to variables so far.
+  std::set<std::string> given_;
   std::map<const ir::Variable *, std::string> names_;
   std::map<std::pair<const ir::Variable *, unsigned>, std::string> extents_;
   std::map<std::pair<const ir::Variable *, unsigned>, std::string> strides_;
