@@ -18,8 +18,8 @@ class Verifier {
 public:
   /// `definedBefore`: the functions earlier in the module, the only ones
   /// `f` may call.
-  Verifier(const Function &f, const std::set<const Function *> &definedBefore)
-      : function_(f), definedBefore_(definedBefore) {}
+  Verifier(const Function &f, const std::set<const Function *> &definedBefore, IRStage stage)
+      : function_(f), definedBefore_(definedBefore), stage_(stage) {}
 
   void run() {
     scopes_.emplace_back(function_.params.begin(), function_.params.end());
@@ -121,6 +121,8 @@ private:
     }
     case NodeKind::WrapIndex: {
       auto &w = cast<WrapIndex>(e);
+      if (stage_ == IRStage::Lowered)
+        fail(e, "Python's negative index left after lowerPythonOps");
       expr(*w.index);
       expr(*w.extent);
       const Type int64 = Type::scalarType(ScalarKind::Int64);
@@ -460,17 +462,18 @@ private:
 
   const Function &function_;
   const std::set<const Function *> &definedBefore_;
+  IRStage stage_;
   std::vector<std::set<const Variable *>> scopes_;
   unsigned loopDepth_ = 0;
 };
 
 } // namespace
 
-llvm::Error verifyModule(const Module &module) {
+llvm::Error verifyModule(const Module &module, IRStage stage) {
   std::string report;
   std::set<const Function *> definedBefore;
   for (const auto &function : module.functions) {
-    Verifier verifier(*function, definedBefore);
+    Verifier verifier(*function, definedBefore, stage);
     verifier.run();
     definedBefore.insert(function.get());
     for (const std::string &problem : verifier.problems)

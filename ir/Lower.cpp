@@ -10,6 +10,7 @@
 #include "IRVerifier.h"
 #include "passes/BoundLocalMemory.h"
 #include "passes/CheckKernelLimits.h"
+#include "passes/LowerPythonOps.h"
 #include "passes/MarkReadOnlyArrays.h"
 #include "passes/PlanChecks.h"
 #include "passes/WrapNegativeIndices.h"
@@ -35,6 +36,10 @@ llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info,
   if (llvm::Error error = verifyModule(*module))
     return error;
   checkKernelLimits(*module, diags);
+  // The backends see primitive operations only.
+  lowerPythonOps(*module);
+  if (llvm::Error error = verifyModule(*module, IRStage::Lowered))
+    return error;
 
   return module;
 }

@@ -524,13 +524,8 @@ private:
                   wrap(expr(*l.rhs), precedence + 1),
               precedence};
     }
-    case NodeKind::WrapIndex: {
-      auto &w = cast<WrapIndex>(e);
-      helpers_.insert(Helper::WrapIndex);
-      return {std::string(helperName(Helper::WrapIndex)) + "(" + expr(*w.index).text + ", " + expr(*w.extent).text +
-                  ")",
-              Postfix};
-    }
+    case NodeKind::WrapIndex:
+      break; // lowered to a call of pyk_wrap_index (lowerPythonOps)
     case NodeKind::Select: {
       auto &s = cast<Select>(e);
       return {wrap(expr(*s.condition), LogicalOr) + " ? " + wrap(expr(*s.thenValue), Conditional) + " : " +

@@ -25,8 +25,6 @@ const char *helperName(Helper helper) {
     return "pyk_min";
   case Helper::Max:
     return "pyk_max";
-  case Helper::WrapIndex:
-    return "pyk_wrap_index";
   case Helper::LaneId:
     return "pyk_laneid";
   case Helper::LaneMaskLt:
@@ -199,12 +197,6 @@ template <typename T> __device__ __forceinline__ T pyk_shr(T a, T b) {
     return R"(// Python's min(a, b): b if b < a else a (the first of equal values).
 template <typename T> __device__ __forceinline__ T pyk_min(T a, T b) {
     return b < a ? b : a;
-}
-)";
-  case Helper::WrapIndex:
-    return R"(// Python's negative index (ir::WrapIndex): counted from the end.
-__device__ __forceinline__ int64_t pyk_wrap_index(int64_t index, int64_t extent) {
-    return index < 0 ? index + extent : index;
 }
 )";
   case Helper::LaneId:

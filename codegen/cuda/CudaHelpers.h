@@ -25,7 +25,6 @@ enum class Helper {
   Shr,
   Min,
   Max,
-  WrapIndex,
   LaneId,
   LaneMaskLt,
   DynamicShared,

@@ -447,13 +447,8 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     auto &s = cast<Select>(e);
     return conditional(*s.condition, *s.thenValue, *s.elseValue);
   }
-  case NodeKind::WrapIndex: {
-    auto &w = cast<WrapIndex>(e);
-    llvm::Value *index = expr(*w.index);
-    llvm::Value *extent = expr(*w.extent);
-    llvm::Value *negative = builder_.CreateICmpSLT(index, llvm::ConstantInt::get(index->getType(), 0));
-    return builder_.CreateSelect(negative, builder_.CreateAdd(index, extent), index, "wrapped");
-  }
+  case NodeKind::WrapIndex:
+    break; // lowered to a call of pyk_wrap_index (lowerPythonOps)
   case NodeKind::SpecialReg:
     return specialReg(cast<SpecialReg>(e));
   case NodeKind::ArrayDim: {
