@@ -134,9 +134,14 @@ private:
   /// "numpy", "cupy", ...), by the imports or by the name it usually goes
   /// by; empty when it names none or something else.
   std::string moduleNamed(const std::string &name);
-  /// For `types.float32`, `numba.core.types.f4`, `np.int32`: the last name,
-  /// when what comes before it is a module of scalar types.
-  std::optional<std::string> typeModuleAttribute(const ast::Expr &expr);
+  /// For `types.float32`, `numba.core.types.f4`, `np.int32`: the module
+  /// ("numba.types", "numpy") and the last name, when the module is one of
+  /// scalar types.
+  struct ModuleAttribute {
+    std::string module;
+    std::string name;
+  };
+  std::optional<ModuleAttribute> typeModuleAttribute(const ast::Expr &expr);
 
   // --- Signatures (SemaSignatures.cpp) ----------------------------------------
   /// One signature: a call `void(float32[:])`, a tuple of argument types,

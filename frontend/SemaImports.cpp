@@ -98,7 +98,7 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
     if (name.name == "void" || bound == name.name)
       return true; // Predeclared already.
     addSymbol(moduleScope_, Symbol{SymbolKind::TypeName, bound, name.range, nullptr, std::nullopt,
-                                   *scalarKindFromName(name.name), Builtin::None, nullptr, 0});
+                                   *scalarKindInModule(module, name.name), Builtin::None, nullptr, 0});
     return true;
   }
   if (module == "math") {

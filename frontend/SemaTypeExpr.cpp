@@ -82,7 +82,7 @@ static bool isTypeModule(const std::string &module) {
          module == "numba.cuda.types" || module == "numpy" || module == "cupy";
 }
 
-std::optional<std::string> Sema::typeModuleAttribute(const Expr &expr) {
+std::optional<Sema::ModuleAttribute> Sema::typeModuleAttribute(const Expr &expr) {
   if (!isa<AttributeExpr>(expr))
     return std::nullopt;
   std::vector<std::string> parts = dottedName(expr);
@@ -95,7 +95,7 @@ std::optional<std::string> Sema::typeModuleAttribute(const Expr &expr) {
     module += "." + parts[i];
   if (!isTypeModule(module))
     return std::nullopt;
-  return parts.back();
+  return ModuleAttribute{module, parts.back()};
 }
 
 std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
@@ -105,16 +105,16 @@ std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
       return symbol->scalarKind;
     return std::nullopt;
   }
-  if (std::optional<std::string> attribute = typeModuleAttribute(expr))
-    return scalarKindFromName(*attribute);
+  if (std::optional<ModuleAttribute> attribute = typeModuleAttribute(expr))
+    return scalarKindInModule(attribute->module, attribute->name);
   return std::nullopt;
 }
 
 bool Sema::isVoidNamed(const Expr &expr) {
   if (auto *name = dyn_cast<NameExpr>(&expr))
     return name->name == "void";
-  std::optional<std::string> attribute = typeModuleAttribute(expr);
-  return attribute && (*attribute == "void" || *attribute == "none");
+  std::optional<ModuleAttribute> attribute = typeModuleAttribute(expr);
+  return attribute && (attribute->name == "void" || attribute->name == "none");
 }
 
 static bool isWholeAxis(const SliceExpr &slice) { return !slice.lower && !slice.upper && !slice.step; }

@@ -91,12 +91,19 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
       {"f2", ScalarKind::Float16},      {"half", ScalarKind::Float16},    {"float32", ScalarKind::Float32},
       {"f4", ScalarKind::Float32},      {"single", ScalarKind::Float32},  {"float64", ScalarKind::Float64},
       {"f8", ScalarKind::Float64},      {"double", ScalarKind::Float64},  {"float", ScalarKind::Float64},
-      {"float_", ScalarKind::Float64},  {"int_", ScalarKind::Int64},      {"byte", ScalarKind::Int8},
+      {"float_", ScalarKind::Float64},  {"int_", ScalarKind::Int64},      {"byte", ScalarKind::UInt8},
   }};
   for (const Spelling &spelling : spellings)
     if (spelling.name == name)
       return spelling.kind;
   return std::nullopt;
+}
+
+std::optional<ScalarKind> scalarKindInModule(std::string_view module, std::string_view name) {
+  // numba.byte is uint8, but NumPy's np.byte is C's signed char.
+  if (name == "byte" && (module == "numpy" || module == "cupy"))
+    return ScalarKind::Int8;
+  return scalarKindFromName(name);
 }
 
 std::string Type::str() const {

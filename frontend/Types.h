@@ -47,6 +47,9 @@ std::string_view scalarName(ScalarKind kind);
 /// "boolean", "int" ...) of a scalar type. Python's `int`, `float` and
 /// `bool` are int64, float64 and bool, as in Numba.
 std::optional<ScalarKind> scalarKindFromName(std::string_view name);
+/// The same, for a name taken from `module` ("numpy", "numba.types", ...):
+/// NumPy's `byte` is int8 where Numba's is uint8.
+std::optional<ScalarKind> scalarKindInModule(std::string_view module, std::string_view name);
 
 class Type {
 public:
