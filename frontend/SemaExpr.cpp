@@ -130,10 +130,14 @@ const Type *Sema::checkName(NameExpr &expr) {
   case SymbolKind::Parameter:
     return setType(expr, symbol->type);
   case SymbolKind::Local:
+    if (symbol->type && !flow_.assigned.count(symbol) && flow_.maybeAssigned.count(symbol)) {
+      if (!flow_.returned)
+        warnMaybeUnassigned(expr, *symbol);
+      return setType(expr, symbol->type);
+    }
     if (!symbol->type || !flow_.assigned.count(symbol)) {
       if (!flow_.returned)
-        error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned"
-                            << (flow_.maybeAssigned.count(symbol) ? " on some paths to here" : "");
+        error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned";
       return setType(expr, types_.errorType());
     }
     return setType(expr, symbol->type);
