@@ -173,9 +173,8 @@ const Type *Sema::checkName(NameExpr &expr) {
 void Sema::reportIgnoredImport(SourceRange use, const Symbol &symbol) {
   const auto &[shown, key] = ignoredImports_.at(&symbol);
   if (key.empty())
-    error(use) << "'" << shown << "' is in another file, and pyk compiles one file at a time; define '"
-               << symbol.name << "' in this file";
-  else if (!reportMissingName(use, shown, key))
+    return; // a file of the program that could not be imported: reported at its import (ModuleImports.cpp)
+  if (!reportMissingName(use, shown, key))
     error(use) << "'" << shown << "' is not available in pyk kernels";
 }
 
