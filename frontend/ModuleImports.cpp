@@ -120,7 +120,7 @@ std::vector<NameExpr *> constantTargets(Stmt &stmt) {
 /// Rewrites one file's references to imported and renamed names.
 class ReferenceRewriter {
 public:
-  ReferenceRewriter(const LoadedFile &file, DiagnosticEngine &diags) : file_(file), diags_(diags) {}
+  explicit ReferenceRewriter(const LoadedFile &file) : file_(file) {}
 
   void function(FunctionDef &def) {
     shadowed_.clear();
@@ -147,13 +147,11 @@ public:
         return expr(attribute->object);
       const LoadedFile &target = *alias->second;
       auto spliced = target.splicedNames.find(attribute->attribute);
-      if (spliced == target.splicedNames.end()) {
-        diags_.error(attribute->attributeRange) << "'" << llvm::sys::path::filename(target.path).str()
-                                                << "' defines no device function or constant '"
-                                                << attribute->attribute << "'";
-        return;
-      }
-      slot = std::make_unique<NameExpr>(attribute->range(), spliced->second);
+      // A name the file does not define: Sema reports 'config.NOPE' as not
+      // defined.
+      slot = std::make_unique<NameExpr>(attribute->range(), spliced != target.splicedNames.end()
+                                                                ? spliced->second
+                                                                : object->name + "." + attribute->attribute);
       return;
     }
     if (auto *subscript = dyn_cast<SubscriptExpr>(slot.get())) {
@@ -275,7 +273,6 @@ private:
   }
 
   const LoadedFile &file_;
-  DiagnosticEngine &diags_;
   std::set<std::string> shadowed_;
 };
 
@@ -359,20 +356,30 @@ private:
     for (unsigned up = 1; up < stmt.level; ++up)
       dir = llvm::sys::path::parent_path(dir).str();
     std::vector<std::string> tried;
-    if (stmt.level > 0 && stmt.module.empty()) {
-      // from . import config: each name is a file. After an error the
-      // statement stays, and Sema keeps the uses of its names silent.
+    auto path = stmt.module.empty() ? std::nullopt : findIn(dir, stmt.module, tried);
+    llvm::SmallString<256> package(dir);
+    for (llvm::StringRef rest(stmt.module); !rest.empty();) {
+      auto [part, tail] = rest.split('.');
+      llvm::sys::path::append(package, part);
+      rest = tail;
+    }
+    if (!path && (stmt.level > 0 || !stmt.module.empty()) && llvm::sys::fs::is_directory(package)) {
+      // from . import config, from .pkg import util: each name is a file.
+      // After an error the statement stays, and Sema keeps the uses of its
+      // names silent.
+      const std::string shownPackage =
+          std::string(stmt.level, '.') + stmt.module + (stmt.module.empty() ? "" : ".");
       bool allLoaded = true;
       for (const ImportedName &name : stmt.names) {
         std::vector<std::string> triedHere;
-        auto path = findIn(dir, name.name, triedHere);
-        if (!path) {
-          diags_.error(name.range) << "cannot find module '" << std::string(stmt.level, '.') << name.name
-                                   << "': tried " << listed(triedHere);
+        auto namePath = findIn(std::string(package), name.name, triedHere);
+        if (!namePath) {
+          diags_.error(name.range) << "cannot find module '" << shownPackage << name.name << "': tried "
+                                   << listed(triedHere);
           allLoaded = false;
           continue;
         }
-        if (LoadedFile *target = load(*path, name.range))
+        if (LoadedFile *target = load(*namePath, name.range))
           file.fileAliases[name.asName.empty() ? name.name : name.asName] = target;
         else
           allLoaded = false;
@@ -381,7 +388,6 @@ private:
         file.resolvedImports.insert(&stmt);
       return;
     }
-    auto path = findIn(dir, stmt.module, tried);
     if (!path) {
       if (stmt.level > 0) {
         diags_.error(stmt.moduleRange.isValid() ? stmt.moduleRange : stmt.range())
@@ -520,7 +526,7 @@ private:
 
   // Step 3. `own`: rename the file's own definitions too.
   void rewrite(LoadedFile &file, bool own) {
-    ReferenceRewriter rewriter(file, diags_);
+    ReferenceRewriter rewriter(file);
     for (StmtPtr &s : file.module->body) {
       if (auto *def = dyn_cast<FunctionDef>(s.get())) {
         if (own && !isSplicedDefinition(file, *def))
