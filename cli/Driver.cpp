@@ -245,6 +245,10 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
     dumpAST(*module, out);
     return result;
   }
+  result.imports = std::make_unique<ImportedFiles>();
+  // After an error in an import Sema still checks this file, whose uses
+  // of what could not be imported stay silent.
+  resolveModuleImports(*module, file, diags, *result.imports);
 
   std::unique_ptr<ModuleInfo> info =
       timed(result.times, "semantic analysis", [&] { return checkModule(*module, diags, options.sema); });
@@ -258,6 +262,8 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
     return internalError(std::move(result), llvm::toString(ir.takeError()));
   if (diags.hasErrors())
     return failed();
+  for (const auto &imported : result.imports->files)
+    (*ir)->importedSourceNames.push_back(imported->name());
   (*ir)->narrowIndices = options.narrowIndices;
   (*ir)->unitId = options.unitId;
   if (options.emit == EmitKind::Ir) {

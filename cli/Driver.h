@@ -14,6 +14,7 @@
 #define PYK_CLI_DRIVER_H
 
 #include "Diagnostics.h"
+#include "ModuleImports.h"
 #include "Sema.h"
 
 #include <optional>
@@ -71,6 +72,9 @@ struct Result {
   /// A compiler bug's description, when status is InternalError.
   std::string internalError;
   StageTimes times;
+  /// The files the compiled file imports (ModuleImports.h): the
+  /// diagnostics point into them, so they live as long as the result.
+  std::unique_ptr<ImportedFiles> imports;
 };
 
 /// Compiles `file` as `options` say; problems in the program go to `diags`.

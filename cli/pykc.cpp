@@ -56,6 +56,11 @@ llvm::cl::opt<EmitKind> emitKind(
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Write the output to <file> (default: standard output)"),
                                       llvm::cl::value_desc("file"), llvm::cl::init("-"), llvm::cl::cat(pykCategory));
 
+llvm::cl::opt<std::string> depFile("depfile",
+                                   llvm::cl::desc("Also write a Makefile rule naming the files the output depends "
+                                                  "on: the input and every file it imports (for CMake's DEPFILE)"),
+                                   llvm::cl::value_desc("file"), llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<std::string> arch("arch", llvm::cl::desc("GPU architecture for llvm/ptx/cubin: sm_75, sm_80 "
                                                        "(default), sm_86, sm_89, sm_90"),
                                 llvm::cl::value_desc("sm_XX"), llvm::cl::cat(pykCategory));
@@ -125,6 +130,37 @@ std::optional<pyk::SourceFile> readInput(const std::string &path) {
     return std::nullopt;
   }
   return pyk::SourceFile(path == "-" ? "<stdin>" : path, (*buffer)->getBuffer().str());
+}
+
+/// `--depfile`: `OUTPUT: INPUT IMPORTED...`, where OUTPUT is the first file
+/// written (NAME.pyk.h for --emit=host), so that a build reruns pykc when a
+/// file the kernels import changes.
+bool writeDepFile(const pyk::driver::Result &result) {
+  auto escaped = [](const std::string &path) {
+    std::string text;
+    for (char c : path) {
+      if (c == ' ' || c == '#')
+        text += '\\';
+      if (c == '$')
+        text += '$';
+      text += c;
+    }
+    return text;
+  };
+  std::string target = outputFile;
+  if (emitKind == EmitKind::Host && !result.files.empty()) {
+    llvm::SmallString<256> first(outputFile.getValue());
+    llvm::sys::path::append(first, result.files.front().first);
+    target = std::string(first);
+  }
+  std::string rule = escaped(target) + ":";
+  if (inputFile != "-")
+    rule += " " + escaped(inputFile);
+  if (result.imports)
+    for (const std::string &path : result.imports->paths)
+      rule += " " + escaped(path);
+  rule += "\n";
+  return pyk::cli::writeOutputFile(depFile, rule, /*isText=*/true, llvm::errs());
 }
 
 /// The tag of this compilation's host symbols (ir::Module::unitId): a hash
@@ -282,6 +318,8 @@ int main(int argc, char **argv) {
   pyk::printDiagnostics(llvm::errs(), diags);
   if (result.status != pyk::driver::Status::Success || diags.hasErrors())
     return CompileError;
+  if (!depFile.empty() && !writeDepFile(result))
+    return UsageError;
   if (emitKind == EmitKind::Host)
     return pyk::cli::writeOutputFiles(outputFile, result.files, llvm::errs()) ? Success : UsageError;
   const bool isText = emitKind != EmitKind::Cubin;

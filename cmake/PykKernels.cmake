@@ -2,7 +2,8 @@
 #                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED]
 #                 [INDEX_BITS 32] [SIGNATURES NAME "sig" [NAME "sig" ...]])
 #
-# Compiles each .pyk file with pykc at build time (again whenever it changes)
+# Compiles each .pyk file with pykc at build time (again whenever it, or a
+# file it imports, changes)
 # into NAME.pyk.h, NAME.pyk.cpp (the launch functions, with the PTX embedded)
 # and NAME.pyk.cpu.o (the CPU device's code), adds them to <target>, puts
 # their directory on its include path and links pyk::runtime. The program
@@ -124,6 +125,9 @@ function(pyk_add_kernels)
     endif()
     list(APPEND code_flags_here ${code_flags} ${signature_flags})
     set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.cpu.o")
+    # The files the kernel file imports (pykc --depfile): editing one
+    # recompiles it.
+    set(depfile "${out_dir}/${name}.pyk.d")
     if(PYK_BACKEND STREQUAL "cuda")
       string(REPLACE "sm_" "compute_" virtual_arch "${ptx_arch}")
       set(cu "${out_dir}/${name}.pyk.cu")
@@ -134,14 +138,18 @@ function(pyk_add_kernels)
         COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${code_flags_here} -o "${cu}"
         COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
         COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
+                --depfile "${depfile}"
         DEPENDS "${kernel_path}" pyk::pykc
+        DEPFILE "${depfile}"
         COMMENT "pykc ${name}.pyk (CUDA C++ through nvcc)"
         VERBATIM)
     else()
       add_custom_command(
         OUTPUT ${outputs}
         COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
+                --depfile "${depfile}"
         DEPENDS "${kernel_path}" pyk::pykc
+        DEPFILE "${depfile}"
         COMMENT "pykc ${name}.pyk"
         VERBATIM)
     endif()

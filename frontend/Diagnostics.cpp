@@ -28,8 +28,8 @@ void DiagnosticEngine::report(Diagnostic diagnostic) {
   // One text checked once per type signature (Sema's instances) says the
   // same thing each time: once is enough, with its notes.
   const bool repeated = !reported_
-                             .insert({static_cast<int>(diagnostic.severity), diagnostic.range.begin.offset,
-                                      diagnostic.range.end.offset, diagnostic.message})
+                             .insert({static_cast<int>(diagnostic.severity), diagnostic.range.begin.file,
+                                      diagnostic.range.begin.offset, diagnostic.range.end.offset, diagnostic.message})
                              .second;
   if (repeated) {
     droppingNotes_ = true;
@@ -127,9 +127,16 @@ void printDiagnostic(llvm::raw_ostream &os, const SourceFile &file, const Diagno
   ShownLine(file.lineText(range.begin.line), caret, underlineEnd).print(os);
 }
 
+const SourceFile &DiagnosticEngine::fileOf(SourceLoc loc) const {
+  for (const SourceFile *other : otherFiles_)
+    if (other->id() == loc.file)
+      return *other;
+  return file_;
+}
+
 void printDiagnostics(llvm::raw_ostream &os, const DiagnosticEngine &engine) {
   for (const Diagnostic &diagnostic : engine.diagnostics())
-    printDiagnostic(os, engine.file(), diagnostic);
+    printDiagnostic(os, engine.fileOf(diagnostic.range.begin), diagnostic);
   if (engine.limitReached())
     os << engine.file().name() << ": fatal error: too many errors emitted, stopping now\n";
 }

@@ -74,6 +74,11 @@ public:
 
   const std::vector<Diagnostic> &diagnostics() const { return diagnostics_; }
   const SourceFile &file() const { return file_; }
+  /// Another file of the compilation (an imported one), whose locations
+  /// carry its id; it must outlive the engine.
+  void addFile(const SourceFile &file) { otherFiles_.push_back(&file); }
+  /// The file a location is in.
+  const SourceFile &fileOf(SourceLoc loc) const;
   unsigned errorCount() const { return errorCount_; }
   bool hasErrors() const { return errorCount_ != 0; }
   /// True once more errors than the limit were reported; the pipeline stops
@@ -83,9 +88,10 @@ public:
 
 private:
   const SourceFile &file_;
+  std::vector<const SourceFile *> otherFiles_;
   std::vector<Diagnostic> diagnostics_;
   /// Severity, range and message of each error, warning and remark.
-  std::set<std::tuple<int, uint32_t, uint32_t, std::string>> reported_;
+  std::set<std::tuple<int, uint32_t, uint32_t, uint32_t, std::string>> reported_;
   unsigned errorCount_ = 0;
   unsigned errorLimit_ = 50;
   bool droppingNotes_ = false;

@@ -595,6 +595,15 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
                        << calleeName << "'";
     return false;
   }
+  // Numba converts a float argument for an integer parameter, toward zero.
+  if (isFloat(argType->scalarKind()) && isInteger(paramType->scalarKind())) {
+    warning(arg.range()) << "passing " << argType->str() << " for parameter '" << param.name << "' of '"
+                         << calleeName << "', which is " << paramType->str()
+                         << ", truncates it toward zero, as Numba does; write '" << paramType->str()
+                         << "(...)' to silence this";
+    note(param.definition) << "'" << param.name << "' is declared here";
+    return true;
+  }
   if (isFloat(argType->scalarKind()) && !isFloat(paramType->scalarKind())) {
     error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str()
                        << ", not " << argType->str() << "; convert with " << paramType->str() << "(...)";

@@ -131,10 +131,14 @@ const Type *Sema::checkName(NameExpr &expr) {
   case SymbolKind::Parameter:
     return setType(expr, symbol->type);
   case SymbolKind::Local:
+    if (symbol->type && !flow_.assigned.count(symbol) && flow_.maybeAssigned.count(symbol)) {
+      if (!flow_.returned)
+        warnMaybeUnassigned(expr, *symbol);
+      return setType(expr, symbol->type);
+    }
     if (!symbol->type || !flow_.assigned.count(symbol)) {
       if (!flow_.returned)
-        error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned"
-                            << (flow_.maybeAssigned.count(symbol) ? " on some paths to here" : "");
+        error(expr.range()) << "local variable '" << expr.name << "' is used before it is assigned";
       return setType(expr, types_.errorType());
     }
     return setType(expr, symbol->type);
@@ -170,9 +174,8 @@ const Type *Sema::checkName(NameExpr &expr) {
 void Sema::reportIgnoredImport(SourceRange use, const Symbol &symbol) {
   const auto &[shown, key] = ignoredImports_.at(&symbol);
   if (key.empty())
-    error(use) << "'" << shown << "' is in another file, and pyk compiles one file at a time; define '"
-               << symbol.name << "' in this file";
-  else if (!reportMissingName(use, shown, key))
+    return; // a file of the program that could not be imported: reported at its import (ModuleImports.cpp)
+  if (!reportMissingName(use, shown, key))
     error(use) << "'" << shown << "' is not available in pyk kernels";
 }
 

@@ -181,8 +181,43 @@ private:
   void checkFor(ast::ForStmt &stmt);
   /// Checks `range(...)` in `for v in range(...)`; false after an error.
   bool checkRange(ast::ForStmt &stmt);
-  void checkLoopBody(ast::StmtList &body);
-  void checkLoopElse(ast::StmtList &body);
+  void checkLoopBody(ast::StmtList &body, SourceRange loop);
+  /// `breaks`: whether the loop's body may leave it by `break`, which skips
+  /// the `else`.
+  void checkLoopElse(ast::StmtList &body, SourceRange loop, bool breaks);
+
+  // --- Definite assignment (SemaFlow.cpp) -----------------------------------
+  /// Definite assignment: the locals assigned on every path to the current
+  /// statement, and whether the current path already returned.
+  struct FlowState {
+    std::set<const Symbol *> assigned;
+    /// Assigned on at least one path (for the wording of the error).
+    std::set<const Symbol *> maybeAssigned;
+    /// For a local assigned on some paths only: a path that leaves it
+    /// unassigned, in words ("when the 'if' on line 5 is false"), for the
+    /// warning at a read that gives 0 there.
+    std::map<const Symbol *, std::string> unassignedOn;
+    bool returned = false;
+  };
+  /// The state after an `if` whose branches ended in `afterThen` and
+  /// `afterElse`: what both assign is assigned.
+  FlowState mergeBranches(const ast::IfStmt &stmt, FlowState afterThen, FlowState afterElse) const;
+  /// The state after a loop entered in `before` whose body ended in
+  /// `afterBody`: what the body assigns counts as assigned after the loop
+  /// only when `runsToEnd` (it runs at least once and no `break` or
+  /// `continue` skips the rest of it). `runsZeroTimes`: whether the path
+  /// that skips the body is running it zero times (for the warning's words).
+  FlowState afterLoop(SourceRange loop, FlowState before, FlowState afterBody, bool runsToEnd,
+                      bool runsZeroTimes) const;
+  /// Whether `for ... in range(...)` runs its body at least once: constant
+  /// bounds with at least one value.
+  static bool runsAtLeastOnce(const ast::ForStmt &stmt);
+  /// Whether `body` has a `break` (or, with `orContinue`, a `continue`)
+  /// that belongs to the loop whose body it is.
+  static bool leavesEarly(const ast::StmtList &body, bool orContinue);
+  /// Reading a local that some path leaves unassigned: a warning naming
+  /// that path; the read gives the 0 the local starts with.
+  void warnMaybeUnassigned(const ast::NameExpr &read, const Symbol &symbol);
   void checkAnnAssign(ast::AnnAssignStmt &stmt);
   void checkAssert(ast::AssertStmt &stmt);
   void checkReturn(ast::ReturnStmt &stmt);
@@ -192,6 +227,10 @@ private:
   /// stored as (the local's or the element's), or null after an error.
   void assignTo(ast::Expr &target, const Type *valueType, SourceRange valueRange);
   void assignToName(ast::NameExpr &target, const Type *valueType, SourceRange valueRange);
+  /// Storing a float into an integer array's element: a warning that it
+  /// truncates (unless the value is a whole constant).
+  void warnIfFloatTruncated(const Type *valueType, const Type *elementType, const ast::SubscriptExpr &target,
+                            SourceRange valueRange);
   void assignTupleToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
   /// A local that names an array (SemaViews.cpp).
   void assignViewToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
@@ -349,14 +388,6 @@ private:
   std::map<std::string, Symbol *> functionScope_;
   /// Set when a pass over a body changed the type of a local.
   bool localTypesChanged_ = false;
-  /// Definite assignment: the locals assigned on every path to the current
-  /// statement, and whether the current path already returned.
-  struct FlowState {
-    std::set<const Symbol *> assigned;
-    /// Assigned on at least one path (for the wording of the error).
-    std::set<const Symbol *> maybeAssigned;
-    bool returned = false;
-  };
   FlowState flow_;
   /// How many loops enclose the statement being checked.
   unsigned loopDepth_ = 0;

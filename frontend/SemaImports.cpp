@@ -5,7 +5,8 @@
 // numba's cuda, types and type names, math, and numpy and cupy for their
 // scalar types. Any other import is ignored with a warning, and using its
 // name in a kernel is the error, which says why (a host API, not supported
-// yet, not for kernels): an import alone is never an error.
+// yet, not for kernels): an import alone is never an error. Imports of the
+// program's own files are resolved before, by ModuleImports.cpp.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -57,7 +58,8 @@ void Sema::checkImportFrom(ImportFromStmt &stmt) {
   if (stmt.module == "__future__")
     return; // Python's compiler directives (annotations, division) change nothing in kernels.
   if (stmt.level > 0) {
-    // Another file of the program: an empty key says so (reportIgnoredImport).
+    // Another file of the program that could not be imported (the error is
+    // ModuleImports.cpp's): an empty key keeps its uses silent.
     const std::string module = std::string(stmt.level, '.') + stmt.module;
     for (const ImportedName &name : stmt.names)
       ignoreImport(name.range, name.asName.empty() ? name.name : name.asName,
@@ -124,11 +126,11 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
 void Sema::ignoreImport(SourceRange range, const std::string &bound, const std::string &shown,
                         const std::string &key) {
   const bool planned = classifyMissingName(key).kind == MissingNameKind::NotSupportedYet;
-  warning(range) << "'" << shown << "' "
-                 << (key.empty() ? "is in another file, and pyk compiles one file at a time"
-                     : planned   ? "is not supported yet"
-                                 : "is not available in pyk kernels")
-                 << "; the import is ignored";
+  // An empty key: a file of the program that could not be imported, which
+  // ModuleImports.cpp reported.
+  if (!key.empty())
+    warning(range) << "'" << shown << "' " << (planned ? "is not supported yet" : "is not available in pyk kernels")
+                   << "; the import is ignored";
   Symbol *symbol = addSymbol(moduleScope_, Symbol{SymbolKind::Builtin, bound, range, nullptr, std::nullopt,
                                                   ScalarKind::Bool, Builtin::IgnoredImport, nullptr, 0});
   ignoredImports_[symbol] = {shown, key};

@@ -108,6 +108,23 @@ void Sema::checkAssign(AssignStmt &stmt) {
   }
 }
 
+/// Numba and NumPy store a float into an integer array toward zero
+/// (`a[i] = 2.7` stores 2); pyk does too, but says so, since it is more
+/// often a slip than meant. A constant with no fraction loses nothing.
+void Sema::warnIfFloatTruncated(const Type *valueType, const Type *elementType, const SubscriptExpr &target,
+                                SourceRange valueRange) {
+  if (!elementType->isScalar() || !isFloat(valueType->scalarKind()) || !isInteger(elementType->scalarKind()))
+    return;
+  const auto *value = statementValue_;
+  if (value && value->range().begin == valueRange.begin && value->constant &&
+      value->constant->kind == ConstantValue::Kind::Float &&
+      value->constant->floatValue == static_cast<double>(static_cast<int64_t>(value->constant->floatValue)))
+    return;
+  warning(valueRange) << "storing " << valueType->str() << " into an element of " << target.object->type->str()
+                      << " truncates it toward zero, as in Numba and NumPy; write '" << elementType->str()
+                      << "(...)' to silence this";
+}
+
 void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange) {
   if (auto *name = dyn_cast<NameExpr>(&target))
     return assignToName(*name, valueType, valueRange);
@@ -128,9 +145,12 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
                                "the elements one at a time in a loop";
       return;
     }
-    if (!valueType->isScalar())
+    if (!valueType->isScalar()) {
       error(valueRange) << "cannot store a value of type " << valueType->str() << " into an element of "
                         << subscript->object->type->str();
+      return;
+    }
+    warnIfFloatTruncated(valueType, elementType, *subscript, valueRange);
     return;
   }
   if (auto *tuple = dyn_cast<TupleExpr>(&target)) {
@@ -210,6 +230,7 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
   if (symbol->kind == SymbolKind::Local) {
     flow_.assigned.insert(symbol);
     flow_.maybeAssigned.insert(symbol);
+    flow_.unassignedOn.erase(symbol);
   }
   if (symbol->kind == SymbolKind::Parameter) {
     // A scalar parameter is a variable of its declared type, as in Python;
@@ -409,29 +430,17 @@ void Sema::checkIf(IfStmt &stmt) {
   checkBlock(stmt.elseBody);
   guarded_ = guardedBefore;
   guardAfterEarlyReturn(stmt);
-  if (afterThen.returned)
-    return; // flow_ is the else branch's state
-  if (flow_.returned) {
-    flow_ = afterThen;
-    return;
-  }
-  std::set<const Symbol *> both;
-  for (const Symbol *symbol : afterThen.assigned)
-    if (flow_.assigned.count(symbol))
-      both.insert(symbol);
-  flow_.assigned = std::move(both);
-  flow_.maybeAssigned.insert(afterThen.maybeAssigned.begin(), afterThen.maybeAssigned.end());
+  flow_ = mergeBranches(stmt, std::move(afterThen), std::move(flow_));
 }
 
-/// A loop body may run zero times: what it assigns does not count as
+/// A `while` body may run zero times: what it assigns does not count as
 /// assigned after the loop, and a return in it does not end the path.
-void Sema::checkLoopBody(StmtList &body) {
+void Sema::checkLoopBody(StmtList &body, SourceRange loop) {
   FlowState before = flow_;
   ++loopDepth_;
   checkBlock(body);
   --loopDepth_;
-  before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
-  flow_ = std::move(before);
+  flow_ = afterLoop(loop, std::move(before), std::move(flow_), /*runsToEnd=*/false, /*runsZeroTimes=*/true);
 }
 
 void Sema::checkWhile(WhileStmt &stmt) {
@@ -441,9 +450,9 @@ void Sema::checkWhile(WhileStmt &stmt) {
   const std::set<const Symbol *> guardedBefore = guarded_;
   for (const Symbol *symbol : guardsOf(*stmt.condition))
     guarded_.insert(symbol);
-  checkLoopBody(stmt.body);
+  checkLoopBody(stmt.body, stmt.range());
   guarded_ = guardedBefore;
-  checkLoopElse(stmt.elseBody);
+  checkLoopElse(stmt.elseBody, stmt.range(), leavesEarly(stmt.body, /*orContinue=*/false));
 }
 
 // for_stmt: 'for' NAME 'in' 'range' '(' [start ','] stop [',' step] ')' ':' suite
@@ -465,19 +474,31 @@ void Sema::checkFor(ForStmt &stmt) {
   ++loopDepth_;
   checkBlock(stmt.body);
   --loopDepth_;
-  before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
-  flow_ = std::move(before);
-  checkLoopElse(stmt.elseBody);
+  // `for _ in range(2)` assigns what its body assigns, unless a break or
+  // continue may skip part of the body.
+  const bool runsOnce = rangeOk && runsAtLeastOnce(stmt);
+  const bool runsToEnd = runsOnce && !leavesEarly(stmt.body, /*orContinue=*/true);
+  flow_ = afterLoop(stmt.range(), std::move(before), std::move(flow_), runsToEnd, /*runsZeroTimes=*/!runsOnce);
+  checkLoopElse(stmt.elseBody, stmt.range(), leavesEarly(stmt.body, /*orContinue=*/false));
 }
 
 /// A loop's `else` runs when the loop ends without `break`; it belongs to
 /// the enclosing loop, if any (a `break` in it leaves that one). Whether it
-/// runs depends on the loop, so what it assigns counts as maybe assigned.
-void Sema::checkLoopElse(StmtList &body) {
+/// runs depends on the loop: unless no `break` can skip it, what it
+/// assigns counts as maybe assigned.
+void Sema::checkLoopElse(StmtList &body, SourceRange loop, bool breaks) {
   if (body.empty())
     return;
   FlowState before = flow_;
   checkBlock(body);
+  if (!breaks)
+    return;
+  const std::string path = "when the loop on line " + std::to_string(loop.begin.line) + " ends by 'break'";
+  for (const Symbol *symbol : flow_.assigned)
+    if (!before.assigned.count(symbol) && !before.unassignedOn.count(symbol))
+      before.unassignedOn[symbol] = path;
+  for (const auto &[symbol, inElse] : flow_.unassignedOn)
+    before.unassignedOn.insert({symbol, inElse});
   before.maybeAssigned.insert(flow_.maybeAssigned.begin(), flow_.maybeAssigned.end());
   flow_ = std::move(before);
 }

@@ -18,8 +18,8 @@ SourceRange SourceRange::cover(SourceRange a, SourceRange b) {
   return r;
 }
 
-SourceFile::SourceFile(std::string name, std::string text)
-    : name_(std::move(name)), text_(std::move(text)) {
+SourceFile::SourceFile(std::string name, std::string text, uint32_t id)
+    : name_(std::move(name)), text_(std::move(text)), id_(id) {
   // A UTF-8 byte order mark is not part of the source (Python skips it
   // too), so columns on the first line count from after it.
   if (text_.compare(0, 3, "\xEF\xBB\xBF") == 0)
@@ -46,7 +46,7 @@ SourceLoc SourceFile::locForOffset(uint32_t offset) const {
   offset = std::min<uint32_t>(offset, static_cast<uint32_t>(text_.size()));
   auto it = std::upper_bound(lineStarts_.begin(), lineStarts_.end(), offset);
   auto line = static_cast<uint32_t>(it - lineStarts_.begin());
-  return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1};
+  return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1, id_};
 }
 
 std::string_view SourceFile::lineText(uint32_t line) const {
@@ -68,7 +68,7 @@ SourceLoc SourceFile::locForLineAndCodePoint(uint32_t line, uint32_t codePointCo
   uint32_t end = line < lineStarts_.size() ? lineStarts_[line] : static_cast<uint32_t>(text_.size());
   if (lineIsAscii_[line - 1]) {
     offset = std::min(offset + codePointColumn, end);
-    return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1};
+    return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1, id_};
   }
   for (uint32_t seen = 0; offset < end && seen < codePointColumn; ++seen) {
     ++offset;
@@ -76,7 +76,7 @@ SourceLoc SourceFile::locForLineAndCodePoint(uint32_t line, uint32_t codePointCo
     while (offset < end && (static_cast<unsigned char>(text_[offset]) & 0xC0) == 0x80)
       ++offset;
   }
-  return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1};
+  return SourceLoc{offset, line, offset - lineStarts_[line - 1] + 1, id_};
 }
 
 std::optional<uint32_t> SourceFile::firstInvalidUtf8() const {

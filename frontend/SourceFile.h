@@ -24,6 +24,9 @@ struct SourceLoc {
   uint32_t offset = 0;
   uint32_t line = 0;
   uint32_t column = 0;
+  /// Which file of the compilation: 0 for the file pykc was given, others
+  /// for the files it imports (DiagnosticEngine::addFile).
+  uint32_t file = 0;
 
   bool isValid() const { return line != 0; }
   friend bool operator==(const SourceLoc &, const SourceLoc &) = default;
@@ -47,9 +50,11 @@ struct SourceRange {
 /// line table built once.
 class SourceFile {
 public:
-  SourceFile(std::string name, std::string text);
+  SourceFile(std::string name, std::string text, uint32_t id = 0);
 
   const std::string &name() const { return name_; }
+  /// SourceLoc::file of the locations in this file.
+  uint32_t id() const { return id_; }
   const std::string &text() const { return text_; }
   /// The file name without directories, as used in `#line` directives.
   std::string baseName() const;
@@ -69,6 +74,7 @@ public:
 private:
   std::string name_;
   std::string text_;
+  uint32_t id_ = 0;
   std::vector<uint32_t> lineStarts_;
   /// Per line: only ASCII, so code point columns are byte columns. Keeps
   /// locForLineAndCodePoint O(1) on the lines nearly every file consists of.

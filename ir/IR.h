@@ -699,6 +699,9 @@ struct Module {
   /// The .pyk file's name as given on the command line, for `#line` and
   /// `.file` directives.
   std::string sourceName;
+  /// The files it imports (SourceLoc::file 1, 2, ...), whose device
+  /// functions are spliced into it: for `#line` in their code.
+  std::vector<std::string> importedSourceNames;
   std::vector<std::unique_ptr<Function>> functions;
   /// Checked mode: what each check reports, indexed by CheckSiteId.
   std::vector<CheckSite> checkSites;

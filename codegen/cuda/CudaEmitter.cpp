@@ -200,7 +200,11 @@ private:
 
   void line(SourceRange loc) {
     if (options_.lineDirectives && loc.isValid())
-      os_ << "#line " << loc.begin.line << " \"" << quotedPath_ << "\"\n";
+      os_ << "#line " << loc.begin.line << " \""
+          << (loc.begin.file == 0 || loc.begin.file > module_.importedSourceNames.size()
+                  ? quotedPath_
+                  : escapeForString(module_.importedSourceNames[loc.begin.file - 1]))
+          << "\"\n";
   }
 
   /// The file name as the inside of a C++ string literal.

@@ -3,7 +3,8 @@
 # runs the consumer project against that prefix alone; then checks that a
 # project with two kernel files of one name in a target fails to configure,
 # naming both, and that a call of a kernel with a type none of its versions
-# takes fails to compile, listing them.
+# takes fails to compile, listing them; and that editing a file a kernel
+# file imports rebuilds the kernels.
 # usage: run.sh BUILD_DIR CONSUMER_SOURCE_DIR [CMAKE_ARG...]
 # (CMAKE_ARGs: for the consumer's configuration, e.g. the sanitised build's
 # compiler and flags.)
@@ -47,3 +48,18 @@ if ! grep -q "no matching function for call to .*scale_all" "$work/wrong_overloa
   exit 1
 fi
 echo "consumer: a call matching no version of a kernel does not compile"
+
+# A kernel file importing a device function from common.pyk: editing
+# common.pyk rebuilds the kernels (pyk_add_kernels' DEPFILE).
+cp -r "$source/imports" "$work/imports_src"
+cmake -S "$work/imports_src" -B "$work/imports" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" "$@" >/dev/null
+cmake --build "$work/imports" >/dev/null
+before=$("$work/imports/imports")
+sed -i 's/^SCALE = 2$/SCALE = 3/' "$work/imports_src/common.pyk"
+cmake --build "$work/imports" >/dev/null
+after=$("$work/imports/imports")
+if [ "$before" != "imports: 2" ] || [ "$after" != "imports: 3" ]; then
+  echo "FAIL: editing an imported file did not rebuild its kernels: '$before', then '$after'" >&2
+  exit 1
+fi
+echo "consumer: editing an imported file rebuilds the kernels"

@@ -211,6 +211,26 @@ CASES = [
          lambda rng: [ints(rng, np.int32, 64, -100, 100), zeros(np.int32, 64), np.int64(5)]),
     Case("numba/kernels/views.pyk", "shared_views", 2, 64,
          lambda rng: [floats(rng, np.float32, 128), zeros(np.float32, 128)]),
+    # --- numba/kernels/accepted.pyk -----------------------------------------
+    Case("numba/kernels/accepted.pyk", "assigned_in_loops", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, (N, 4))]),
+    Case("numba/kernels/accepted.pyk", "assigned_on_some_paths", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, -9, 9), zeros(np.int32, (N, 2))]),
+    # Numba's simulator raises on a read of a local that its path left
+    # unassigned (real Numba reads whatever the register held); pyk gives 0
+    # (docs/language.md, section 4, Locals).
+    Case("numba/kernels/accepted.pyk", "unassigned_reads_zero", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, -9, 9), zeros(np.int32, N)],
+         pyk_expected={"out": lambda inputs: np.where(inputs[0] > 0, inputs[0] + 100, 0)},
+         run_numba=False),
+    # The simulator calls next_up with the float itself; next_up(x) + 1
+    # truncates the same way for |x| >= 1.
+    Case("numba/kernels/accepted.pyk", "float_into_int", 2, 32,
+         lambda rng: [floats(rng, np.float32, N, 1.0, 100.0) * rng.choice(np.float32([-1, 1]), N),
+                      zeros(np.int32, (N, 5))],
+         pyk_expected={"out": lambda inputs: np.stack(
+             [np.trunc(inputs[0]), np.trunc(inputs[0] * np.float32(2.5)), np.trunc(inputs[0]) + 1,
+              np.full(N, 7), np.trunc(inputs[0])], 1)}),
     # --- numba/kernels/builtins.pyk -----------------------------------------
     Case("numba/kernels/builtins.pyk", "casts", 2, 32,
          lambda rng: [with_zeros(floats(rng, np.float64, N, -100, 100)), floats(rng, np.float32, N, -100, 100),
