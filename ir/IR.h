@@ -337,6 +337,9 @@ public:
   PYK_IR_CLASSOF(WrapIndex)
   ExprPtr index;
   ExprPtr extent;
+  /// The guard analysis showed the index is at least 0 (WrapNegativeIndices):
+  /// it is the index itself, and lowerPythonOps drops the wrap.
+  bool nonNegative = false;
 };
 
 /// sqrt(x), atan2(y, x), ...: the C library's function `name` (its double

@@ -340,8 +340,11 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::MathCall:
   case NodeKind::Call:
   case NodeKind::GpuOp:
+    forEachOperand(e, [&](const Expr &operand) { expr(const_cast<Expr &>(operand), env); });
+    return;
   case NodeKind::WrapIndex:
     forEachOperand(e, [&](const Expr &operand) { expr(const_cast<Expr &>(operand), env); });
+    wrapIndex(cast<WrapIndex>(e), env);
     return;
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"

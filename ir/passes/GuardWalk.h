@@ -50,6 +50,9 @@ protected:
                       const Env &env, SourceRange loc) = 0;
   /// An integer `//` or `%`, after its operands were walked.
   virtual void division(Binary &, const Env &) {}
+  /// A negative index that lowering made (a view's `m[i]`), after its
+  /// operands.
+  virtual void wrapIndex(WrapIndex &, const Env &) {}
   virtual void assertion(Assert &) {}
 
   /// The least value `index` may have where `env` holds, when the facts

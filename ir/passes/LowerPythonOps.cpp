@@ -46,6 +46,10 @@ void lowerPythonOps(Module &module) {
       auto *wrap = llvm::dyn_cast<WrapIndex>(slot.get());
       if (!wrap)
         return;
+      if (wrap->nonNegative) {
+        slot = std::move(wrap->index);
+        return;
+      }
       if (!wrapIndex)
         wrapIndex = makeWrapIndex(module);
       std::vector<ExprPtr> args;

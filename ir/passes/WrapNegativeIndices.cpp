@@ -54,6 +54,14 @@ private:
     }
   }
 
+  /// A wrap lowering made for a view (`row = m[i]`): dropped where the
+  /// index is known to be at least 0.
+  void wrapIndex(WrapIndex &wrap, const Env &env) override {
+    std::string why;
+    const std::optional<WideInt> lower = lowerBound(*wrap.index, env, why);
+    wrap.nonNegative = lower && *lower >= 0;
+  }
+
   /// One remark per position and text: `x[i] += 1` loads and stores the
   /// same element.
   void remark(SourceRange at, const std::string &text) {
