@@ -117,7 +117,10 @@ const Type *Sema::checkName(NameExpr &expr) {
     else if (expr.name == "sum")
       error(expr.range()) << "Python's 'sum' is not supported in kernels; add the elements in a "
                              "'for i in range(...)' loop";
-    else if (expr.name == "enumerate" || expr.name == "zip" || expr.name == "reversed")
+    else if (expr.name == "enumerate" || expr.name == "zip")
+      error(expr.range()) << "Python's '" << expr.name << "' is supported only as what a 'for' loop iterates, as in "
+                          << (expr.name == "zip" ? "'for a, b in zip(x, y)'" : "'for i, v in enumerate(x)'");
+    else if (expr.name == "reversed")
       error(expr.range()) << "Python's '" << expr.name
                           << "' is not supported in kernels; loop over range(...) and index the arrays";
     else if (isUnsupportedPythonBuiltin(expr.name))

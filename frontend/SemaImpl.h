@@ -21,6 +21,8 @@
 namespace pyk::sema {
 
 /// A parsed signature: `void(float32[:], float32)`.
+struct Iterable;
+
 struct Signature {
   /// Null where the signature gives the argument types alone
   /// (`(float32[:], int32)`).
@@ -176,6 +178,18 @@ private:
   void checkFor(ast::ForStmt &stmt);
   /// Checks `range(...)` in `for v in range(...)`; false after an error.
   bool checkRange(ast::ForStmt &stmt);
+  /// Whether `expr` is `range(...)` (or Numba's prange).
+  bool isRangeCall(const ast::Expr &expr);
+  // SemaIteration.cpp: `for` over an array, a tuple, enumerate or zip,
+  // rewritten into a range loop; false (and the loop unchanged) after an
+  // error.
+  bool rewriteIteration(ast::ForStmt &stmt);
+  bool classifyIterable(ast::Expr &expr, Iterable &out);
+  std::optional<std::string> iterationBuiltin(const ast::Expr &expr);
+  bool assignIterationTarget(const ast::Expr &target, ast::ExprPtr value, ast::StmtList &out);
+  bool assignFromMixedTuple(const ast::Expr &target, const Iterable &tuple, const std::string &counter,
+                            ast::StmtList &out);
+  bool mixedTupleInside(const Iterable &part, const char *builtin);
   void checkLoopBody(ast::StmtList &body);
   void checkLoopElse(ast::StmtList &body);
   void checkAnnAssign(ast::AnnAssignStmt &stmt);
@@ -347,6 +361,8 @@ private:
   FlowState flow_;
   /// How many loops enclose the statement being checked.
   unsigned loopDepth_ = 0;
+  /// How many loops SemaIteration.cpp rewrote: numbers their counters.
+  unsigned iterationLoops_ = 0;
   /// The expression the statement being checked evaluates as a whole (its
   /// value, condition or return value): the one place a call with side
   /// effects may stand, evaluated exactly once and in order.

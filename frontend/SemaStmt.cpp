@@ -435,17 +435,21 @@ void Sema::checkWhile(WhileStmt &stmt) {
 }
 
 // for_stmt: 'for' NAME 'in' 'range' '(' [start ','] stop [',' step] ')' ':' suite
+// Loops over anything else are rewritten into this form first
+// (SemaIteration.cpp).
 void Sema::checkFor(ForStmt &stmt) {
+  bool ok = isRangeCall(*stmt.iterable) || rewriteIteration(stmt);
   auto *target = dyn_cast<NameExpr>(stmt.target.get());
-  if (!target) {
+  if (ok && !target) {
     if (isa<TupleExpr>(*stmt.target))
-      notSupportedYet(stmt.target->range(), "tuple unpacking in a 'for' target");
+      error(stmt.target->range()) << "range() gives one integer at a time; a 'for' loop over it assigns to one name";
     else
       error(stmt.target->range()) << "a 'for' loop assigns to one variable name";
+    ok = false;
   }
-  const bool rangeOk = checkRange(stmt);
+  ok = ok && checkRange(stmt);
   FlowState before = flow_;
-  if (target && rangeOk)
+  if (ok)
     assignToName(*target, stmt.inductionType, stmt.target->range());
   else if (isa<NameExpr, TupleExpr>(*stmt.target))
     assignTo(*stmt.target, types_.errorType(), stmt.target->range()); // its uses stay silent
@@ -539,22 +543,19 @@ void Sema::checkAssert(AssertStmt &stmt) {
                          << " are not supported as an assert's message; write a plain string literal";
 }
 
-bool Sema::checkRange(ForStmt &stmt) {
-  auto *call = dyn_cast<CallExpr>(stmt.iterable.get());
+bool Sema::isRangeCall(const Expr &expr) {
+  auto *call = dyn_cast<CallExpr>(&expr);
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
   // Numba's prange runs as range in a CUDA kernel.
   const Symbol *calleeSymbol = callee ? lookup(callee->name) : nullptr;
-  const bool isRange = callee && ((callee->name == "range" && !calleeSymbol) ||
-                                  (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
-                                   calleeSymbol->builtin == Builtin::Prange));
-  if (!isRange) {
-    error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
-    // enumerate(x), zip(a, b): the error above says it all.
-    auto *unknownCallee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable) && !(unknownCallee && !lookup(unknownCallee->name)))
-      checkExpr(*stmt.iterable);
-    return false;
-  }
+  return callee && ((callee->name == "range" && !calleeSymbol) ||
+                    (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
+                     calleeSymbol->builtin == Builtin::Prange));
+}
+
+bool Sema::checkRange(ForStmt &stmt) {
+  assert(isRangeCall(*stmt.iterable) && "other loops are rewritten into range loops first");
+  auto *call = llvm::cast<CallExpr>(stmt.iterable.get());
   if (!call->keywords.empty()) {
     error(call->keywords.front().nameRange) << "range() takes no keyword arguments";
     return false;

@@ -186,7 +186,10 @@ void Lowering::run() {
       declareTupleLocal(*local, finder.declaredInline.count(local) != 0, hoisted);
       continue;
     }
-    Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
+    // A counter pyk made (`for v in x`) gets a name C++ accepts.
+    Variable *var = isCompilerMadeName(local->name)
+                        ? function_.addHiddenLocal(uniqueName("pyk_index"), toIRType(local->type), local->definition)
+                        : function_.addLocal(local->name, toIRType(local->type), local->definition);
     vars_[local] = var;
     if (finder.declaredInline.count(local) || loopScoped_.count(local))
       continue;

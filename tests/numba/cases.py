@@ -164,6 +164,18 @@ CASES = [
          lambda rng: [rng.integers(0, 2, N).astype(np.bool_), rng.integers(0, 2, N).astype(np.bool_),
                       ints(rng, np.int64, N, -100, 2 * N), np.array([-5], np.int32), zeros(np.bool_, (N, 8)),
                       zeros(np.int64, (N, 4))]),
+    # --- numba/kernels/iteration.pyk: loops over arrays, enumerate, zip, tuples
+    Case("numba/kernels/iteration.pyk", "sums", 2, 32,
+         lambda rng: [floats(rng, np.float32, 17), ints(rng, np.int64, 12, -20, 60), zeros(np.float64, (N, 4))]),
+    Case("numba/kernels/iteration.pyk", "enumerated", 2, 32,
+         lambda rng: [ints(rng, np.int32, 15, -9, 9), zeros(np.int64, (N, 4))]),
+    Case("numba/kernels/iteration.pyk", "zipped", 2, 32,
+         lambda rng: [floats(rng, np.float64, 13), ints(rng, np.int32, 9, -5, 5), ints(rng, np.int64, 20, 0, 40),
+                      zeros(np.float64, (N, 5))]),
+    Case("numba/kernels/iteration.pyk", "shared_and_local", 2, 32,
+         lambda rng: [ints(rng, np.int64, 11, -30, 30), zeros(np.int64, (N, 2))]),
+    Case("numba/kernels/iteration.pyk", "over_tuples", 2, 32,
+         lambda rng: [ints(rng, np.int64, N, -9, 9), zeros(np.float64, (N, 4))]),
     # --- numba/kernels/truth.pyk: numbers as conditions ---------------------
     Case("numba/kernels/truth.pyk", "if_number", 2, 32,
          lambda rng: [with_values(with_zeros(ints(rng, np.int32, N, -3, 3)), 0, 0, -1, 0),
