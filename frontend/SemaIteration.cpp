@@ -111,15 +111,31 @@ ExprPtr elementOf(const Iterable &it, const std::string &counter, SourceRange ra
   return nullptr;
 }
 
-/// Whether a run-time index can read every element of `tuple`: they are
-/// all integers, all floats or all bools.
-bool elementsOfOneKind(const Type &tuple) {
-  auto kindOf = [](const Type *element) {
-    return !element->isScalar() ? 0 : isFloat(element->scalarKind()) ? 1 : element->isScalarOf(ScalarKind::Bool) ? 2 : 3;
-  };
-  for (const Type *element : tuple.elements())
-    if (kindOf(element) != kindOf(tuple.elements().front()) || !element->isScalar())
+/// Integer, float or bool: what a run-time tuple index needs to be the same
+/// over the elements it chooses among (checkDynamicTupleIndex).
+int kindClass(const Type &scalar) {
+  return isFloat(scalar.scalarKind()) ? 1 : scalar.isScalarOf(ScalarKind::Bool) ? 2 : 3;
+}
+
+/// Whether a run-time index can read every element of `tuple`: scalars
+/// of one kind, or rows of scalars of one length whose columns are each of
+/// one kind (PAIRS = ((0, 1), (1, 2))).
+bool indexableAtRunTime(const Type &tuple) {
+  const Type &first = *tuple.elements().front();
+  for (const Type *element : tuple.elements()) {
+    if (element->isScalar() != first.isScalar() || element->isNestedTuple())
       return false;
+    if (element->isScalar()) {
+      if (kindClass(*element) != kindClass(first))
+        return false;
+      continue;
+    }
+    if (element->elements().size() != first.elements().size())
+      return false;
+    for (size_t column = 0; column < first.elements().size(); ++column)
+      if (kindClass(*element->elements()[column]) != kindClass(*first.elements()[column]))
+        return false;
+  }
   return true;
 }
 
@@ -225,7 +241,7 @@ bool Sema::classifyIterable(Expr &expr, Iterable &out) {
   }
   out.kind = Iterable::Kind::Sequence;
   out.expr = &expr;
-  out.mixedTuple = type->isTuple() && !elementsOfOneKind(*type);
+  out.mixedTuple = type->isTuple() && !type->elements().empty() && !indexableAtRunTime(*type);
   return true;
 }
 

@@ -165,6 +165,13 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
       bindAfterError();
       return;
     }
+    // The rows of a tuple of tuples go to names one by one only in a
+    // `for` loop (SemaIteration.cpp).
+    if (valueType->isNestedTuple()) {
+      notSupportedYet(valueRange, "unpacking a tuple of tuples");
+      bindAfterError();
+      return;
+    }
     for (size_t i = 0; i < tuple->elements.size(); ++i)
       assignTo(*tuple->elements[i], valueType->elements()[i], valueRange);
     return;
@@ -323,6 +330,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
 /// A local holding a tuple: every value assigned to it is a tuple of the
 /// same length, and each element unifies as a scalar local would.
 void Sema::assignTupleToName(NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange) {
+  if (valueType->isNestedTuple()) {
+    notSupportedYet(valueRange, "a local holding a tuple of tuples");
+    return;
+  }
   if (!valueType->isTuple() || (symbol.type && !symbol.type->isTuple()) || symbol.typeDeclared) {
     error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
                       << "', which holds " << symbol.type->str();
