@@ -380,6 +380,9 @@ const Type *Sema::checkSubscript(SubscriptExpr &expr) {
 }
 
 const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
+  if (expr.indices.size() == 1 && !isa<SliceExpr>(*expr.indices.front()) &&
+      checkValue(*expr.indices.front())->isTuple())
+    return checkTupleArrayIndex(expr, arrayType);
   bool ok = true;
   for (size_t axis = 0; axis < expr.indices.size(); ++axis) {
     Expr &index = *expr.indices[axis];
@@ -500,6 +503,27 @@ const Type *Sema::checkDynamicTupleIndex(SubscriptExpr &expr, const Type *tupleT
   // number: weak, so WEIGHTS[k] * x[i] stays float32 as 0.25 * x[i] does.
   expr.isWeak = allConstant;
   return setType(expr, types_.scalar(kind));
+}
+
+/// a[gid] with gid = cuda.grid(2), a[idx] with idx = (i, j): a tuple of
+/// integers, one per axis, as Numba takes it.
+const Type *Sema::checkTupleArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
+  Expr &index = *expr.indices.front();
+  const Type *tupleType = index.type;
+  for (const Type *element : tupleType->elements()) {
+    if (!element->isScalar() || !isInteger(element->scalarKind())) {
+      error(index.range()) << "an array index must be an integer or a tuple of integers, not " << tupleType->str();
+      return setType(expr, types_.errorType());
+    }
+  }
+  const size_t count = tupleType->elements().size();
+  if (count != arrayType->rank()) {
+    error(index.range()) << "array of type " << arrayType->str() << " has " << arrayType->rank() << " dimension"
+                         << (arrayType->rank() == 1 ? "" : "s") << " but the tuple index has " << count
+                         << " element" << (count == 1 ? "" : "s");
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.scalar(arrayType->scalarKind()));
 }
 
 /// PAIRS[k] at run time, PAIRS a tuple of tuples: the rows must be tuples

@@ -661,6 +661,12 @@ ExprPtr Lowering::compare(const ast::CompareExpr &e) {
 
 std::vector<ExprPtr> Lowering::indices(const ast::SubscriptExpr &e) {
   std::vector<ExprPtr> result;
+  // a[gid], gid a tuple: one index per element.
+  if (e.indices.size() == 1 && e.indices.front()->type->isTuple()) {
+    for (ExprPtr &element : tupleElements(*e.indices.front()))
+      result.push_back(castTo(std::move(element), Type::scalarType(ScalarKind::Int64)));
+    return result;
+  }
   for (const ast::ExprPtr &index : e.indices)
     result.push_back(castTo(expr(*index), Type::scalarType(ScalarKind::Int64)));
   return result;

@@ -178,6 +178,8 @@ CASES = [
          lambda rng: [ints(rng, np.int64, N, -9, 9), zeros(np.float64, (N, 4))]),
     Case("numba/kernels/iteration.pyk", "pairs", (2, 2), (8, 8),
          lambda rng: [floats(rng, np.float32, (11, 13)), zeros(np.float32, (11, 13))]),
+    Case("numba/kernels/iteration.pyk", "tuple_index", (2, 2), (8, 8),
+         lambda rng: [floats(rng, np.float32, (11, 13)), zeros(np.int32, (3, 3)), zeros(np.float32, (11, 13))]),
     # --- numba/kernels/truth.pyk: numbers as conditions ---------------------
     Case("numba/kernels/truth.pyk", "if_number", 2, 32,
          lambda rng: [with_values(with_zeros(ints(rng, np.int32, N, -3, 3)), 0, 0, -1, 0),
