@@ -187,6 +187,8 @@ private:
   bool classifyIterable(ast::Expr &expr, Iterable &out);
   std::optional<std::string> iterationBuiltin(const ast::Expr &expr);
   const Type *checkTupleArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  std::optional<std::string> tupleTypeName(const ast::Expr &callee);
+  const Type *evaluateTupleType(ast::CallExpr &call);
   const Type *checkDynamicRowIndex(ast::SubscriptExpr &expr, const Type *tupleType);
   bool assignIterationTarget(const ast::Expr &target, ast::ExprPtr value, ast::StmtList &out);
   bool assignFromMixedTuple(const ast::Expr &target, const Iterable &tuple, const std::string &counter,

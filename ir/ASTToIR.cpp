@@ -666,10 +666,12 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
       }
       // A tuple is one parameter per element, as a tuple local is one
       // local per element.
-      for (size_t i = 0; i < param->type->elements().size(); ++i)
-        function->addParam("pyk_" + param->name + "_" + std::to_string(i), toIRType(param->type->elements()[i]),
-                           param->definition)
-            ->hidden = true;
+      for (size_t i = 0; i < param->type->elements().size(); ++i) {
+        Variable *element = function->addParam("pyk_" + param->name + "_" + std::to_string(i),
+                                               toIRType(param->type->elements()[i]), param->definition);
+        element->hidden = true;
+        element->tupleParam = param->name;
+      }
     }
     if (functionInfo.returnType->isTuple()) {
       // `return a, b`: one result per element, written through references.
