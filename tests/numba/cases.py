@@ -178,6 +178,9 @@ CASES = [
          lambda rng: [ints(rng, np.int64, N, -9, 9), zeros(np.float64, (N, 4))]),
     Case("numba/kernels/iteration.pyk", "pairs", (2, 2), (8, 8),
          lambda rng: [floats(rng, np.float32, (11, 13)), zeros(np.float32, (11, 13))]),
+    Case("numba/kernels/iteration.pyk", "tuple_parameters", (2, 2), (8, 8),
+         lambda rng: [floats(rng, np.float32, 40), (np.int64(9), np.int64(12)), (np.float32(0.5), np.int32(3)),
+                      zeros(np.float32, (11, 13))]),
     Case("numba/kernels/iteration.pyk", "tuple_index", (2, 2), (8, 8),
          lambda rng: [floats(rng, np.float32, (11, 13)), zeros(np.int32, (3, 3)), zeros(np.float32, (11, 13))]),
     # --- numba/kernels/truth.pyk: numbers as conditions ---------------------
