@@ -93,7 +93,10 @@ void Sema::checkAssign(AssignStmt &stmt) {
   }
   if (stmt.targets.size() == 1)
     statementValue_ = stmt.value.get();
-  if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]))
+  // (Not the element assignment a rewritten `for` loop starts with, whose
+  // value is not written after its target: SemaIteration.cpp.)
+  const bool valueWritten = stmt.value->range().end.offset <= stmt.range().end.offset;
+  if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]) && valueWritten)
     arrayDefinitionValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
