@@ -62,6 +62,24 @@ const Symbol *Sema::lookupGlobal(const std::string &name) {
   return nullptr;
 }
 
+/// The first element of a tuple display, looking into nested displays,
+/// that is not a compile-time constant.
+static const Expr *firstNonConstant(const TupleExpr &tuple) {
+  for (const ExprPtr &element : tuple.elements) {
+    if (auto *inner = dyn_cast<TupleExpr>(element.get())) {
+      if (const Expr *found = firstNonConstant(*inner))
+        return found;
+      continue;
+    }
+    auto *name = dyn_cast<NameExpr>(element.get());
+    const bool tupleConstant = name && name->symbol && name->symbol->kind == SymbolKind::Constant &&
+                               name->type && name->type->isTuple();
+    if (!element->constant && !tupleConstant)
+      return element.get();
+  }
+  return &tuple;
+}
+
 void Sema::notSupportedYet(SourceRange range, const std::string &what) {
   error(range) << what << " is not supported yet";
 }
@@ -152,13 +170,16 @@ void Sema::declareConstant(AssignStmt &stmt) {
                 ScalarKind::Bool, Builtin::None, nullptr, 0};
   const Type *type = checkValue(*stmt.value);
   if (auto *tuple = dyn_cast<TupleExpr>(stmt.value.get()); tuple && type->isTuple()) {
-    for (ExprPtr &element : tuple->elements) {
-      if (!element->constant) {
-        error(element->range()) << "the elements of a module-level tuple must be compile-time constants";
+    // A tuple of tuples keeps its leaves in order (tupleLeaves).
+    const std::vector<const Type *> leaves = tupleLeaves(*type);
+    for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
+      std::optional<ConstantValue> value = tupleLeafConstant(*tuple, leaf);
+      if (!value) {
+        error(firstNonConstant(*tuple)->range()) << "the elements of a module-level tuple must be compile-time constants";
         type = types_.errorType();
         break;
       }
-      symbol.tupleConstant.push_back(*element->constant);
+      symbol.tupleConstant.push_back(*value);
     }
     if (!type->isError()) {
       symbol.type = type;

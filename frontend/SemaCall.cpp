@@ -499,10 +499,17 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   auto &calleeName = llvm::cast<NameExpr>(*expr.callee);
   calleeName.symbol = &symbol;
   calleeName.type = types_.voidType();
-  for (ExprPtr &arg : expr.args)
-    checkValue(*arg);
+  bool nestedTuple = false;
+  for (ExprPtr &arg : expr.args) {
+    if (checkValue(*arg)->isNestedTuple()) {
+      notSupportedYet(arg->range(), "passing a tuple of tuples to a device function");
+      nestedTuple = true;
+    }
+  }
   for (KeywordArgument &keyword : expr.keywords)
     checkValue(*keyword.value);
+  if (nestedTuple)
+    return setType(expr, types_.errorType());
   // Neither a kernel nor a device function: its decorator's error says why.
   if (rejectedDecorators_.count(callee))
     return setType(expr, types_.errorType());

@@ -118,7 +118,10 @@ const Type *Sema::checkName(NameExpr &expr) {
     else if (expr.name == "sum")
       error(expr.range()) << "Python's 'sum' is not supported in kernels; add the elements in a "
                              "'for i in range(...)' loop";
-    else if (expr.name == "enumerate" || expr.name == "zip" || expr.name == "reversed")
+    else if (expr.name == "enumerate" || expr.name == "zip")
+      error(expr.range()) << "Python's '" << expr.name << "' is supported only as what a 'for' loop iterates, as in "
+                          << (expr.name == "zip" ? "'for a, b in zip(x, y)'" : "'for i, v in enumerate(x)'");
+    else if (expr.name == "reversed")
       error(expr.range()) << "Python's '" << expr.name
                           << "' is not supported in kernels; loop over range(...) and index the arrays";
     else if (isUnsupportedPythonBuiltin(expr.name))
@@ -372,6 +375,9 @@ const Type *Sema::checkSubscript(SubscriptExpr &expr) {
 }
 
 const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
+  if (expr.indices.size() == 1 && !isa<SliceExpr>(*expr.indices.front()) &&
+      checkValue(*expr.indices.front())->isTuple())
+    return checkTupleArrayIndex(expr, arrayType);
   const bool view = expr.indices.size() < arrayType->rank() ||
                     std::any_of(expr.indices.begin(), expr.indices.end(),
                                 [](const ExprPtr &index) { return isa<SliceExpr>(*index); });
@@ -411,19 +417,16 @@ const Type *Sema::checkArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
   return setType(expr, ok ? types_.scalar(arrayType->scalarKind()) : types_.errorType());
 }
 
-/// (a, b, ...) of scalars: a value of tuple type, which locals can hold
-/// and which can be indexed and unpacked.
+/// (a, b, ...) of scalars or tuples: a value of tuple type, which locals
+/// can hold (of scalars) and which can be indexed and unpacked.
 const Type *Sema::checkTuple(TupleExpr &expr) {
   std::vector<const Type *> elements;
   for (ExprPtr &element : expr.elements) {
     const Type *type = checkValue(*element);
     if (type->isError())
       return setType(expr, types_.errorType());
-    if (!type->isScalar()) {
-      if (type->isTuple())
-        notSupportedYet(element->range(), "a tuple of tuples");
-      else
-        error(element->range()) << "a tuple holds scalars, not " << describe(*element);
+    if (!type->isScalar() && !type->isTuple()) {
+      error(element->range()) << "a tuple holds scalars or tuples, not " << describe(*element);
       return setType(expr, types_.errorType());
     }
     elements.push_back(type);
@@ -471,6 +474,8 @@ const Type *Sema::checkTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
 }
 
 const Type *Sema::checkDynamicTupleIndex(SubscriptExpr &expr, const Type *tupleType) {
+  if (tupleType->isNestedTuple())
+    return checkDynamicRowIndex(expr, tupleType);
   std::optional<PromotionOperand> common;
   bool allConstant = true;
   for (size_t i = 0; i < tupleType->elements().size(); ++i) {
@@ -493,6 +498,61 @@ const Type *Sema::checkDynamicTupleIndex(SubscriptExpr &expr, const Type *tupleT
   // number: weak, so WEIGHTS[k] * x[i] stays float32 as 0.25 * x[i] does.
   expr.isWeak = allConstant;
   return setType(expr, types_.scalar(kind));
+}
+
+/// a[gid] with gid = cuda.grid(2), a[idx] with idx = (i, j): a tuple of
+/// integers, one per axis, as Numba takes it.
+const Type *Sema::checkTupleArrayIndex(SubscriptExpr &expr, const Type *arrayType) {
+  Expr &index = *expr.indices.front();
+  const Type *tupleType = index.type;
+  for (const Type *element : tupleType->elements()) {
+    if (!element->isScalar() || !isInteger(element->scalarKind())) {
+      error(index.range()) << "an array index must be an integer or a tuple of integers, not " << tupleType->str();
+      return setType(expr, types_.errorType());
+    }
+  }
+  const size_t count = tupleType->elements().size();
+  if (count != arrayType->rank()) {
+    error(index.range()) << "array of type " << arrayType->str() << " has " << arrayType->rank() << " dimension"
+                         << (arrayType->rank() == 1 ? "" : "s") << " but the tuple index has " << count
+                         << " element" << (count == 1 ? "" : "s");
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.scalar(arrayType->scalarKind()));
+}
+
+/// PAIRS[k] at run time, PAIRS a tuple of tuples: the rows must be tuples
+/// of scalars of one length, each column of one kind; the row has, per
+/// column, the type its elements promote to.
+const Type *Sema::checkDynamicRowIndex(SubscriptExpr &expr, const Type *tupleType) {
+  const Type *first = tupleType->elements().front();
+  auto reject = [&] {
+    error(expr.indices.front()->range())
+        << "a tuple of " << tupleType->str()
+        << " can only be indexed by a constant; a run-time index needs rows of one length whose columns are each "
+           "of one kind";
+    return setType(expr, types_.errorType());
+  };
+  for (const Type *row : tupleType->elements())
+    if (!row->isTuple() || row->isNestedTuple() || row->elements().size() != first->elements().size())
+      return reject();
+  std::vector<const Type *> columns;
+  for (size_t column = 0; column < first->elements().size(); ++column) {
+    std::optional<PromotionOperand> common;
+    for (size_t row = 0; row < tupleType->elements().size(); ++row) {
+      const bool weak = tupleLeafConstant(*expr.object, leafOffset(*tupleType, row) + column).has_value();
+      const PromotionOperand operand{tupleType->elements()[row]->elements()[column]->scalarKind(), weak};
+      common = common ? promote(*common, operand) : operand;
+    }
+    for (const Type *row : tupleType->elements()) {
+      const ScalarKind have = row->elements()[column]->scalarKind();
+      if (isFloat(have) != isFloat(common->kind) ||
+          (have == ScalarKind::Bool) != (common->kind == ScalarKind::Bool))
+        return reject();
+    }
+    columns.push_back(types_.scalar(common->kind));
+  }
+  return setType(expr, types_.tuple(columns));
 }
 
 } // namespace pyk::sema

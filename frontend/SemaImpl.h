@@ -21,6 +21,8 @@
 namespace pyk::sema {
 
 /// A parsed signature: `void(float32[:], float32)`.
+struct Iterable;
+
 struct Signature {
   /// Null where the signature gives the argument types alone
   /// (`(float32[:], int32)`).
@@ -218,6 +220,22 @@ private:
   /// Reading a local that some path leaves unassigned: a warning naming
   /// that path; the read gives the 0 the local starts with.
   void warnMaybeUnassigned(const ast::NameExpr &read, const Symbol &symbol);
+  /// Whether `expr` is `range(...)` (or Numba's prange).
+  bool isRangeCall(const ast::Expr &expr);
+  // SemaIteration.cpp: `for` over an array, a tuple, enumerate or zip,
+  // rewritten into a range loop; false (and the loop unchanged) after an
+  // error.
+  bool rewriteIteration(ast::ForStmt &stmt);
+  bool classifyIterable(ast::Expr &expr, Iterable &out);
+  std::optional<std::string> iterationBuiltin(const ast::Expr &expr);
+  const Type *checkTupleArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  std::optional<std::string> tupleTypeName(const ast::Expr &callee);
+  const Type *evaluateTupleType(ast::CallExpr &call);
+  const Type *checkDynamicRowIndex(ast::SubscriptExpr &expr, const Type *tupleType);
+  bool assignIterationTarget(const ast::Expr &target, ast::ExprPtr value, ast::StmtList &out);
+  bool assignFromMixedTuple(const ast::Expr &target, const Iterable &tuple, const std::string &counter,
+                            ast::StmtList &out);
+  bool mixedTupleInside(const Iterable &part, const char *builtin);
   void checkAnnAssign(ast::AnnAssignStmt &stmt);
   void checkAssert(ast::AssertStmt &stmt);
   void checkReturn(ast::ReturnStmt &stmt);
@@ -391,6 +409,8 @@ private:
   FlowState flow_;
   /// How many loops enclose the statement being checked.
   unsigned loopDepth_ = 0;
+  /// How many loops SemaIteration.cpp rewrote: numbers their counters.
+  unsigned iterationLoops_ = 0;
   /// The expression the statement being checked evaluates as a whole (its
   /// value, condition or return value): the one place a call with side
   /// effects may stand, evaluated exactly once and in order.
@@ -544,15 +564,48 @@ inline bool isNamespace(Builtin builtin) {
   }
 }
 
-/// The constant value of element `position` of `tuple`, when it has one.
-inline std::optional<ast::ConstantValue> tupleElementConstant(const ast::Expr &tuple, size_t position) {
+inline size_t leafOffset(const Type &tuple, size_t position) { return tupleLeafOffset(tuple, position); }
+
+/// The constant value of leaf `leaf` of `tuple` (a module constant, a
+/// display, a constant index into one), when it has one.
+inline std::optional<ast::ConstantValue> tupleLeafConstant(const ast::Expr &tuple, size_t leaf) {
+  if (!tuple.type || !tuple.type->isTuple())
+    return std::nullopt;
   auto *name = llvm::dyn_cast<ast::NameExpr>(&tuple);
-  if (name && name->symbol && name->symbol->kind == SymbolKind::Constant &&
-      position < name->symbol->tupleConstant.size())
-    return name->symbol->tupleConstant[position];
+  if (name && name->symbol && name->symbol->kind == SymbolKind::Constant) {
+    if (leaf < name->symbol->tupleConstant.size())
+      return name->symbol->tupleConstant[leaf];
+    return std::nullopt;
+  }
+  if (auto *literal = llvm::dyn_cast<ast::TupleExpr>(&tuple)) {
+    for (size_t i = 0; i < literal->elements.size(); ++i) {
+      const size_t start = leafOffset(*tuple.type, i);
+      const size_t count = tupleLeaves(*tuple.type->elements()[i]).size();
+      if (leaf >= start + count)
+        continue;
+      const ast::Expr &element = *literal->elements[i];
+      return element.type && element.type->isTuple() ? tupleLeafConstant(element, leaf - start) : element.constant;
+    }
+    return std::nullopt;
+  }
+  auto *subscript = llvm::dyn_cast<ast::SubscriptExpr>(&tuple);
+  if (subscript && subscript->indices.size() == 1 && subscript->indices.front()->constant &&
+      subscript->object->type && subscript->object->type->isTuple()) {
+    const auto row = static_cast<size_t>(subscript->indices.front()->constant->intValue);
+    return tupleLeafConstant(*subscript->object, leafOffset(*subscript->object->type, row) + leaf);
+  }
+  return std::nullopt;
+}
+
+/// The constant value of element `position` of `tuple`, when it has one
+/// (a scalar element only).
+inline std::optional<ast::ConstantValue> tupleElementConstant(const ast::Expr &tuple, size_t position) {
   if (auto *literal = llvm::dyn_cast<ast::TupleExpr>(&tuple))
     return literal->elements[position]->constant;
-  return std::nullopt;
+  if (!tuple.type || !tuple.type->isTuple() || position >= tuple.type->elements().size() ||
+      !tuple.type->elements()[position]->isScalar())
+    return std::nullopt;
+  return tupleLeafConstant(tuple, leafOffset(*tuple.type, position));
 }
 
 } // namespace pyk::sema

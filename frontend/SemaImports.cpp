@@ -103,6 +103,10 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
                                    *scalarKindInModule(module, name.name), Builtin::None, nullptr, 0});
     return true;
   }
+  // UniTuple(int64, 2), Tuple((float32, int32)) in annotations: read by
+  // name where a type is expected (Sema::tupleTypeName).
+  if (namesTypes && (name.name == "UniTuple" || name.name == "Tuple") && bound == name.name)
+    return true;
   if (module == "math") {
     if (auto value = mathConstant(name.name)) {
       addSymbol(moduleScope_, Symbol{SymbolKind::Constant, bound, name.range, types_.float64Type(),

@@ -454,6 +454,10 @@ const Type *Sema::checkCompare(CompareExpr &expr) {
 /// (a, b) if c else (b, a): tuples of one length; each element promotes
 /// as a scalar conditional's would.
 const Type *Sema::checkTupleConditional(ConditionalExpr &expr) {
+  if (expr.thenValue->type->isNestedTuple() || expr.elseValue->type->isNestedTuple()) {
+    notSupportedYet(expr.range(), "a conditional expression of tuples of tuples");
+    return setType(expr, types_.errorType());
+  }
   const auto &thenElements = expr.thenValue->type->elements();
   const auto &elseElements = expr.elseValue->type->elements();
   if (thenElements.size() != elseElements.size()) {

@@ -93,7 +93,10 @@ void Sema::checkAssign(AssignStmt &stmt) {
   }
   if (stmt.targets.size() == 1)
     statementValue_ = stmt.value.get();
-  if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]))
+  // (Not the element assignment a rewritten `for` loop starts with, whose
+  // value is not written after its target: SemaIteration.cpp.)
+  const bool valueWritten = stmt.value->range().end.offset <= stmt.range().end.offset;
+  if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]) && valueWritten)
     arrayDefinitionValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
@@ -187,6 +190,13 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
       const size_t count = valueType->elements().size();
       error(valueRange) << "cannot unpack " << count << " value" << (count == 1 ? "" : "s") << " into "
                         << tuple->elements.size() << " targets";
+      bindAfterError();
+      return;
+    }
+    // The rows of a tuple of tuples go to names one by one only in a
+    // `for` loop (SemaIteration.cpp).
+    if (valueType->isNestedTuple()) {
+      notSupportedYet(valueRange, "unpacking a tuple of tuples");
       bindAfterError();
       return;
     }
@@ -356,6 +366,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
 /// A local holding a tuple: every value assigned to it is a tuple of the
 /// same length, and each element unifies as a scalar local would.
 void Sema::assignTupleToName(NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange) {
+  if (valueType->isNestedTuple()) {
+    notSupportedYet(valueRange, "a local holding a tuple of tuples");
+    return;
+  }
   if (!valueType->isTuple() || (symbol.type && !symbol.type->isTuple()) || symbol.typeDeclared) {
     error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
                       << "', which holds " << symbol.type->str();
@@ -456,17 +470,21 @@ void Sema::checkWhile(WhileStmt &stmt) {
 }
 
 // for_stmt: 'for' NAME 'in' 'range' '(' [start ','] stop [',' step] ')' ':' suite
+// Loops over anything else are rewritten into this form first
+// (SemaIteration.cpp).
 void Sema::checkFor(ForStmt &stmt) {
+  bool ok = isRangeCall(*stmt.iterable) || rewriteIteration(stmt);
   auto *target = dyn_cast<NameExpr>(stmt.target.get());
-  if (!target) {
+  if (ok && !target) {
     if (isa<TupleExpr>(*stmt.target))
-      notSupportedYet(stmt.target->range(), "tuple unpacking in a 'for' target");
+      error(stmt.target->range()) << "range() gives one integer at a time; a 'for' loop over it assigns to one name";
     else
       error(stmt.target->range()) << "a 'for' loop assigns to one variable name";
+    ok = false;
   }
-  const bool rangeOk = checkRange(stmt);
+  ok = ok && checkRange(stmt);
   FlowState before = flow_;
-  if (target && rangeOk)
+  if (ok)
     assignToName(*target, stmt.inductionType, stmt.target->range());
   else if (isa<NameExpr, TupleExpr>(*stmt.target))
     assignTo(*stmt.target, types_.errorType(), stmt.target->range()); // its uses stay silent
@@ -476,7 +494,7 @@ void Sema::checkFor(ForStmt &stmt) {
   --loopDepth_;
   // `for _ in range(2)` assigns what its body assigns, unless a break or
   // continue may skip part of the body.
-  const bool runsOnce = rangeOk && runsAtLeastOnce(stmt);
+  const bool runsOnce = ok && runsAtLeastOnce(stmt);
   const bool runsToEnd = runsOnce && !leavesEarly(stmt.body, /*orContinue=*/true);
   flow_ = afterLoop(stmt.range(), std::move(before), std::move(flow_), runsToEnd, /*runsZeroTimes=*/!runsOnce);
   checkLoopElse(stmt.elseBody, stmt.range(), leavesEarly(stmt.body, /*orContinue=*/false));
@@ -572,22 +590,19 @@ void Sema::checkAssert(AssertStmt &stmt) {
                          << " are not supported as an assert's message; write a plain string literal";
 }
 
-bool Sema::checkRange(ForStmt &stmt) {
-  auto *call = dyn_cast<CallExpr>(stmt.iterable.get());
+bool Sema::isRangeCall(const Expr &expr) {
+  auto *call = dyn_cast<CallExpr>(&expr);
   auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
   // Numba's prange runs as range in a CUDA kernel.
   const Symbol *calleeSymbol = callee ? lookup(callee->name) : nullptr;
-  const bool isRange = callee && ((callee->name == "range" && !calleeSymbol) ||
-                                  (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
-                                   calleeSymbol->builtin == Builtin::Prange));
-  if (!isRange) {
-    error(stmt.iterable->range()) << "pyk 'for' loops iterate over range(...), as in 'for i in range(n)'";
-    // enumerate(x), zip(a, b): the error above says it all.
-    auto *unknownCallee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-    if (!isa<NameExpr, IntLiteralExpr>(*stmt.iterable) && !(unknownCallee && !lookup(unknownCallee->name)))
-      checkExpr(*stmt.iterable);
-    return false;
-  }
+  return callee && ((callee->name == "range" && !calleeSymbol) ||
+                    (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
+                     calleeSymbol->builtin == Builtin::Prange));
+}
+
+bool Sema::checkRange(ForStmt &stmt) {
+  assert(isRangeCall(*stmt.iterable) && "other loops are rewritten into range loops first");
+  auto *call = llvm::cast<CallExpr>(stmt.iterable.get());
   if (!call->keywords.empty()) {
     error(call->keywords.front().nameRange) << "range() takes no keyword arguments";
     return false;

@@ -149,6 +149,62 @@ std::string typeSpelling(const Expr &type) {
   return text + "]";
 }
 
+/// "UniTuple" or "Tuple" when `callee` names Numba's tuple types
+/// (`UniTuple`, `types.Tuple`, `numba.types.UniTuple`).
+std::optional<std::string> Sema::tupleTypeName(const Expr &callee) {
+  std::optional<std::string> name;
+  if (auto *plain = dyn_cast<NameExpr>(&callee)) {
+    const Symbol *symbol = lookupGlobal(plain->name);
+    if (!symbol || symbol->builtin == Builtin::IgnoredImport)
+      name = plain->name;
+  } else if (std::optional<ModuleAttribute> attribute = typeModuleAttribute(callee)) {
+    name = attribute->name;
+  }
+  if (name && (*name == "UniTuple" || *name == "Tuple"))
+    return name;
+  return std::nullopt;
+}
+
+/// UniTuple(int64, 2), Tuple((float32, int32)): a tuple of scalars, as a
+/// kernel's or device function's parameter type.
+const Type *Sema::evaluateTupleType(CallExpr &call) {
+  const std::string name = *tupleTypeName(*call.callee);
+  const bool uniform = name == "UniTuple";
+  auto *elementList = !uniform && call.args.size() == 1 ? dyn_cast<TupleExpr>(call.args[0].get()) : nullptr;
+  if (!call.keywords.empty() || (uniform && call.args.size() != 2) || (!uniform && !elementList)) {
+    error(call.range()) << (uniform ? "UniTuple takes an element type and a length, as in 'UniTuple(int64, 2)'"
+                                    : "Tuple takes a tuple of element types, as in 'Tuple((float32, int32))'");
+    return nullptr;
+  }
+  std::vector<const Type *> elements;
+  if (uniform) {
+    const Type *element = evaluateTypeExpr(*call.args[0], /*allowVoid=*/false);
+    auto *length = dyn_cast<IntLiteralExpr>(call.args[1].get());
+    if (!element)
+      return nullptr;
+    if (!length || length->value < 1 || length->value > 8) {
+      error(call.args[1]->range()) << "a UniTuple's length is an integer literal from 1 to 8";
+      return nullptr;
+    }
+    elements.assign(length->value, element);
+  } else {
+    for (ExprPtr &elementExpr : elementList->elements) {
+      const Type *element = evaluateTypeExpr(*elementExpr, /*allowVoid=*/false);
+      if (!element)
+        return nullptr;
+      elements.push_back(element);
+    }
+  }
+  for (size_t i = 0; i < elements.size(); ++i) {
+    if (!elements[i]->isScalar()) {
+      error((uniform ? call.args[0] : elementList->elements[i])->range())
+          << "a tuple type holds scalars, not " << elements[i]->str();
+      return nullptr;
+    }
+  }
+  return types_.tuple(elements);
+}
+
 const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
   if (auto *literal = dyn_cast<StringLiteralExpr>(&expr)) {
     ExprPtr parsed = parseStringAsExpression(*literal, *diags_);
@@ -169,6 +225,8 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
     }
     return types_.scalar(*kind);
   }
+  if (auto *call = dyn_cast<CallExpr>(&expr); call && tupleTypeName(*call->callee))
+    return evaluateTupleType(*call);
   auto *subscript = dyn_cast<SubscriptExpr>(&expr);
   if (auto *name = dyn_cast<NameExpr>(&expr); name && !subscript) {
     const Symbol *symbol = lookupGlobal(name->name);

@@ -86,6 +86,10 @@ struct Symbol {
   ast::Expr *signatureValue = nullptr;
 };
 
+/// Whether a local's name is one pyk made (the counter of `for v in x`,
+/// "for.0"): no Python identifier contains a '.', so none can clash.
+inline bool isCompilerMadeName(const std::string &name) { return name.find('.') != std::string::npos; }
+
 } // namespace pyk
 
 #endif // PYK_FRONTEND_SYMBOLS_H

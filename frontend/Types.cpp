@@ -263,4 +263,29 @@ PromotionOperand arithmeticResult(PromotionOperand promoted) {
   return promoted;
 }
 
+bool Type::isNestedTuple() const {
+  for (const Type *element : elements_)
+    if (element->isTuple())
+      return true;
+  return false;
+}
+
+std::vector<const Type *> tupleLeaves(const Type &type) {
+  if (!type.isTuple())
+    return {&type};
+  std::vector<const Type *> leaves;
+  for (const Type *element : type.elements()) {
+    std::vector<const Type *> inner = tupleLeaves(*element);
+    leaves.insert(leaves.end(), inner.begin(), inner.end());
+  }
+  return leaves;
+}
+
+size_t tupleLeafOffset(const Type &tuple, size_t position) {
+  size_t offset = 0;
+  for (size_t i = 0; i < position; ++i)
+    offset += tupleLeaves(*tuple.elements()[i]).size();
+  return offset;
+}
+
 } // namespace pyk

@@ -75,6 +75,8 @@ public:
 
   /// How the user writes this type: "float32", "float32[:]", "(int64, int64)".
   std::string str() const;
+  /// Tuples: whether an element is itself a tuple (`((0, 1), (1, 2))`).
+  bool isNestedTuple() const;
 
 private:
   friend class TypeContext;
@@ -87,6 +89,12 @@ private:
   bool contiguous_;
   std::vector<const Type *> elements_;
 };
+
+/// The scalars of `type` in order, nested tuples flattened: a tuple value
+/// is one scalar per leaf after lowering. A scalar is its own leaf.
+std::vector<const Type *> tupleLeaves(const Type &type);
+/// Where element `position` of tuple type `tuple` starts among its leaves.
+size_t tupleLeafOffset(const Type &tuple, size_t position);
 
 /// Owns and interns all types of one compilation.
 class TypeContext {

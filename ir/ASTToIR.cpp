@@ -211,7 +211,10 @@ void Lowering::run() {
       declareTupleLocal(*local, finder.declaredInline.count(local) != 0, hoisted);
       continue;
     }
-    Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
+    // A counter pyk made (`for v in x`) gets a name C++ accepts.
+    Variable *var = isCompilerMadeName(local->name)
+                        ? function_.addHiddenLocal(uniqueName("pyk_index"), toIRType(local->type), local->definition)
+                        : function_.addLocal(local->name, toIRType(local->type), local->definition);
     vars_[local] = var;
     if (finder.declaredInline.count(local) || loopScoped_.count(local))
       continue;
@@ -708,10 +711,12 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
       }
       // A tuple is one parameter per element, as a tuple local is one
       // local per element.
-      for (size_t i = 0; i < param->type->elements().size(); ++i)
-        function->addParam("pyk_" + param->name + "_" + std::to_string(i), toIRType(param->type->elements()[i]),
-                           param->definition)
-            ->hidden = true;
+      for (size_t i = 0; i < param->type->elements().size(); ++i) {
+        Variable *element = function->addParam("pyk_" + param->name + "_" + std::to_string(i),
+                                               toIRType(param->type->elements()[i]), param->definition);
+        element->hidden = true;
+        element->tupleParam = param->name;
+      }
     }
     if (functionInfo.returnType->isTuple()) {
       // `return a, b`: one result per element, written through references.

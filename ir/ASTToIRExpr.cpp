@@ -21,14 +21,24 @@ using llvm::dyn_cast;
 using llvm::isa;
 
 /// The elements of a tuple-typed value: a tuple display, a tuple local or
-/// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
+/// module constant, an element of a tuple of tuples, cuda.grid(n),
+/// cuda.gridsize(n), an array's shape. A tuple of tuples gives its leaves
+/// in order (tupleLeaves).
 std::vector<ExprPtr> Lowering::tupleElements(const ast::Expr &e) {
   std::vector<ExprPtr> elements;
   if (auto *tuple = dyn_cast<ast::TupleExpr>(&e)) {
-    for (const ast::ExprPtr &element : tuple->elements)
-      elements.push_back(expr(*element));
+    for (const ast::ExprPtr &element : tuple->elements) {
+      if (!element->type->isTuple()) {
+        elements.push_back(expr(*element));
+        continue;
+      }
+      for (ExprPtr &leaf : tupleElements(*element))
+        elements.push_back(std::move(leaf));
+    }
     return elements;
   }
+  if (auto *row = dyn_cast<ast::SubscriptExpr>(&e))
+    return rowOf(*row);
   if (auto *choice = dyn_cast<ast::ConditionalExpr>(&e)) {
     // One select per element; each evaluates only its chosen side.
     PreludeScope conditional(*this, nullptr);
@@ -49,8 +59,9 @@ std::vector<ExprPtr> Lowering::tupleElements(const ast::Expr &e) {
       return elements;
     }
     const auto &values = name->symbol->tupleConstant;
+    const std::vector<const pyk::Type *> leaves = tupleLeaves(*e.type);
     for (size_t i = 0; i < values.size(); ++i)
-      elements.push_back(constantOf(values[i], toIRType(e.type->elements()[i]), e.range()));
+      elements.push_back(constantOf(values[i], toIRType(leaves[i]), e.range()));
     return elements;
   }
   if (auto *call = dyn_cast<ast::CallExpr>(&e)) {
@@ -232,33 +243,62 @@ ExprPtr Lowering::subscript(const ast::SubscriptExpr &e) {
     const ast::Expr &index = *e.indices.front();
     // a.shape[k], cuda.grid(2)[k]: the k-th element (Sema normalised k).
     if (index.constant)
-      return std::move(elements[static_cast<size_t>(index.constant->intValue)]);
-    // t[k] at run time: k == 0 || k == -n ? t0 : k == 1 || k == 1 - n ?
-    // t1 : ... : the last (also for k out of range, which is unchecked).
-    // The index is pure (Sema allows no call with effects in it), so each
-    // test may evaluate it again; the optimiser shares the value.
-    const Type type = toIRType(e.type);
-    const Type i64 = Type::scalarType(ScalarKind::Int64);
-    const auto size = static_cast<int64_t>(elements.size());
-    ExprPtr result = castTo(std::move(elements.back()), type);
-    for (size_t k = elements.size() - 1; k-- > 0;) {
-      auto equals = [&](int64_t position) {
-        return std::make_unique<Compare>(e.range(), CompareOp::Eq, castTo(expr(index), i64),
-                                         std::make_unique<Constant>(e.range(), i64, position, double(position)));
-      };
-      ExprPtr test = isSignedInteger(index.type->scalarKind()) && !isNonNegative(index)
-                         ? std::make_unique<Logical>(e.range(), LogicalOp::Or, equals(int64_t(k)),
-                                                     equals(int64_t(k) - size))
-                         : ExprPtr(equals(int64_t(k)));
-      result = std::make_unique<Select>(e.range(), std::move(test), castTo(std::move(elements[k]), type),
-                                        std::move(result));
-    }
-    return result;
+      return std::move(elements[tupleLeafOffset(*e.object->type, static_cast<size_t>(index.constant->intValue))]);
+    return chooseByIndex(index, std::move(elements), toIRType(e.type), e.range());
   }
   if (e.type->isArray()) // a view used as a value: only a view local's
     return arrayValue(e, toIRType(e.type));
   auto [array, at] = accessThrough(*e.object, indices(e));
   return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
+}
+
+/// candidates[k] at run time: k == 0 || k == -n ? c0 : k == 1 || k == 1 -
+/// n ? c1 : ... : the last (also for k out of range, which is unchecked).
+/// The index is pure (Sema allows no call with effects in it), so each
+/// test may evaluate it again; the optimiser shares the value.
+ExprPtr Lowering::chooseByIndex(const ast::Expr &index, std::vector<ExprPtr> candidates, Type type,
+                                SourceRange loc) {
+  const Type i64 = Type::scalarType(ScalarKind::Int64);
+  const auto size = static_cast<int64_t>(candidates.size());
+  ExprPtr result = castTo(std::move(candidates.back()), type);
+  for (size_t k = candidates.size() - 1; k-- > 0;) {
+    auto equals = [&](int64_t position) {
+      return std::make_unique<Compare>(loc, CompareOp::Eq, castTo(expr(index), i64),
+                                       std::make_unique<Constant>(loc, i64, position, double(position)));
+    };
+    ExprPtr test = isSignedInteger(index.type->scalarKind()) && !isNonNegative(index)
+                       ? std::make_unique<Logical>(loc, LogicalOp::Or, equals(int64_t(k)), equals(int64_t(k) - size))
+                       : ExprPtr(equals(int64_t(k)));
+    result = std::make_unique<Select>(loc, std::move(test), castTo(std::move(candidates[k]), type), std::move(result));
+  }
+  return result;
+}
+
+/// PAIRS[k], a tuple taken from a tuple of tuples: with a constant k the
+/// leaves of row k; at run time, per column, the choice among the rows'
+/// elements in that column (Sema made every row as long).
+std::vector<ExprPtr> Lowering::rowOf(const ast::SubscriptExpr &e) {
+  const pyk::Type &tupleType = *e.object->type;
+  std::vector<ExprPtr> leaves = tupleElements(*e.object);
+  const ast::Expr &index = *e.indices.front();
+  std::vector<ExprPtr> row;
+  if (index.constant) {
+    const auto position = static_cast<size_t>(index.constant->intValue);
+    const size_t start = tupleLeafOffset(tupleType, position);
+    const size_t count = tupleLeaves(*tupleType.elements()[position]).size();
+    for (size_t i = start; i < start + count; ++i)
+      row.push_back(std::move(leaves[i]));
+    return row;
+  }
+  const size_t rows = tupleType.elements().size();
+  const size_t columns = e.type->elements().size();
+  for (size_t column = 0; column < columns; ++column) {
+    std::vector<ExprPtr> candidates;
+    for (size_t r = 0; r < rows; ++r)
+      candidates.push_back(std::move(leaves[r * columns + column]));
+    row.push_back(chooseByIndex(index, std::move(candidates), toIRType(e.type->elements()[column]), e.range()));
+  }
+  return row;
 }
 
 /// f(args): scalars converted to the parameters' types, arrays passed as
@@ -624,6 +664,12 @@ ExprPtr Lowering::compare(const ast::CompareExpr &e) {
 
 std::vector<ExprPtr> Lowering::indices(const ast::SubscriptExpr &e) {
   std::vector<ExprPtr> result;
+  // a[gid], gid a tuple: one index per element.
+  if (e.indices.size() == 1 && e.indices.front()->type->isTuple()) {
+    for (ExprPtr &element : tupleElements(*e.indices.front()))
+      result.push_back(castTo(std::move(element), Type::scalarType(ScalarKind::Int64)));
+    return result;
+  }
   for (const ast::ExprPtr &index : e.indices)
     result.push_back(castTo(expr(*index), Type::scalarType(ScalarKind::Int64)));
   return result;

@@ -77,6 +77,10 @@ public:
   /// Made by the compiler (a loop counter, a value evaluated once), not
   /// written by the user: its name starts with pyk_ and is already unique.
   bool hidden = false;
+  /// Parameters holding one element of a tuple parameter (one IR parameter
+  /// per element): the .pyk parameter's name, which a kernel's launch
+  /// function takes whole, as a std::tuple.
+  std::string tupleParam;
   /// Arrays: where the elements live, and for array locals the shape.
   Memory memory = Memory::Global;
   std::vector<int64_t> fixedShape;

@@ -145,6 +145,8 @@ private:
   ExprPtr attribute(const ast::AttributeExpr &e);
 
   ExprPtr subscript(const ast::SubscriptExpr &e);
+  ExprPtr chooseByIndex(const ast::Expr &index, std::vector<ExprPtr> candidates, Type type, SourceRange loc);
+  std::vector<ExprPtr> rowOf(const ast::SubscriptExpr &e);
 
   /// f(args): scalars converted to the parameters' types, arrays passed as
   /// themselves.

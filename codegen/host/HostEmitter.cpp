@@ -65,11 +65,34 @@ std::string paramDeclaration(const Variable &param) {
          cxxScalarType(param.type.scalar) + ", " + std::to_string(param.type.rank) + "> " + paramName(param);
 }
 
+/// The name the launch function gives a tuple parameter.
+std::string tupleParamName(const Variable &element) {
+  return isReservedInEveryScope(element.tupleParam) ? "pyk_" + element.tupleParam : element.tupleParam;
+}
+
+/// Whether `params[i]` starts a tuple parameter (the elements of one are
+/// consecutive parameters with its name).
+bool startsTuple(const std::vector<Variable *> &params, size_t i) {
+  return !params[i]->tupleParam.empty() && (i == 0 || params[i - 1]->tupleParam != params[i]->tupleParam);
+}
+
 std::string signature(const Function &function) {
   // Named as in the .pyk file: the versions of a kernel are overloads.
   std::string text = "void " + launchFunctionName(function.name) + "(const pyk::Launch &pyk_launch";
-  for (const Variable *param : function.params)
-    text += ", " + paramDeclaration(*param);
+  const std::vector<Variable *> &params = function.params;
+  for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i]->tupleParam.empty()) {
+      text += ", " + paramDeclaration(*params[i]);
+      continue;
+    }
+    // A tuple parameter: `std::tuple<std::int64_t, std::int64_t> shape`.
+    if (!startsTuple(params, i))
+      continue;
+    std::string elements;
+    for (size_t j = i; j < params.size() && params[j]->tupleParam == params[i]->tupleParam; ++j)
+      elements += (j == i ? "" : ", ") + cxxScalarType(params[j]->type.scalar);
+    text += ", std::tuple<" + elements + "> " + tupleParamName(*params[i]);
+  }
   return text + ")";
 }
 
@@ -172,14 +195,15 @@ std::string preamble(const Module &module, const HostEmitOptions &options, llvm:
 
 std::string header(const Module &module, const HostEmitOptions &options) {
   return preamble(module, options, ".pyk.h", "launch functions for the kernels of") +
-         "#pragma once\n\n#include <pyk/pyk.h>\n\n#include <cstdint>\n\n" + launchDeclarations(module, options);
+         "#pragma once\n\n#include <pyk/pyk.h>\n\n#include <cstdint>\n#include <tuple>\n\n" +
+         launchDeclarations(module, options);
 }
 
 std::string source(const Module &module, const HostEmitOptions &options) {
   std::string text;
   llvm::raw_string_ostream os(text);
   os << preamble(module, options, ".pyk.cpp", "launch functions and embedded code for the kernels of")
-     << "#include <pyk/pyk.h>\n\n#include <cstdint>\n\n"
+     << "#include <pyk/pyk.h>\n\n#include <cstdint>\n#include <tuple>\n\n"
      << "// As " << commentText(options.baseName) << ".pyk.h declares them.\n"
      << launchDeclarations(module, options) << "\n";
   os << "// The CPU device's code, in " << commentText(options.baseName) << ".pyk.cpu.o.\nextern \"C\" {\n";
@@ -256,8 +280,15 @@ std::string source(const Module &module, const HostEmitOptions &options) {
     // Generated names start with pyk_, which .pyk names never keep (they
     // are renamed: SymbolNames.h).
     std::vector<std::string> data, extents, args;
-    for (const Variable *param : function->params) {
+    size_t tupleElement = 0;
+    for (size_t i = 0; i < function->params.size(); ++i) {
+      const Variable *param = function->params[i];
       const std::string name = paramName(*param);
+      if (!param->tupleParam.empty()) {
+        tupleElement = startsTuple(function->params, i) ? 0 : tupleElement + 1;
+        args.push_back("&std::get<" + std::to_string(tupleElement) + ">(" + tupleParamName(*param) + ")");
+        continue;
+      }
       if (!param->type.isArray()) {
         args.push_back("&" + name);
         continue;

@@ -70,5 +70,16 @@ int main() {
   for (std::size_t i = 0; i < ks.size(); ++i)
     checks.equal("from_either_end", static_cast<long long>(i), double(picks[i]), double(wantPicks[i]));
 
+  // Tuple parameters; the kernel writes only the (rows, cols) corner.
+  auto dgrid = pyk::device_empty<std::int64_t>({6, 9});
+  pyk::kernels::tuple_parameters({{2, 3}, {4, 4}}, dgrid, std::tuple<std::int64_t, std::int64_t>{5, 7},
+                                 std::make_tuple(2.0f, std::int32_t{3}));
+  std::vector<std::int64_t> cells(6 * 9);
+  dgrid.copy_to_host(cells);
+  for (int i = 0; i < 6; ++i)
+    for (int j = 0; j < 9; ++j)
+      checks.equal("tuple_parameters", i * 9 + j, double(cells[i * 9 + j]),
+                   i < 5 && j < 7 ? double((i * 7 + j) * 2 + 3) : -1.0);
+
   return checks.finish("tuples");
 }

@@ -140,12 +140,18 @@ def build_signatures(pyk_path):
     return re.findall(r"^# build-signature: (.+)$", pyk_path.read_text(), re.M)
 
 
+# The rank field of a tuple parameter (Version.params).
+TUPLE = "tuple"
+
+
 @dataclass
 class Version:
     """One compiled version of a kernel: a kernel has one per signature."""
 
     symbol: str  # its name in the KernelInfos: the kernel's, or NAME_<parameter types> for one of several
-    params: list  # [(name, numpy dtype, rank or None for a scalar)], from its launch function
+    # [(name, numpy dtype, rank or None for a scalar)], from its launch function; a tuple parameter
+    # (a std::tuple) is (name, [numpy dtype per element], TUPLE), its value a tuple of NumPy scalars
+    params: list
     info: str  # its KernelInfo in the generated launch code
     arg_sizes: list  # the bytes of each launch argument, as the runtime is told them
 
@@ -154,7 +160,11 @@ class Version:
         if len(values) != len(self.params):
             return False
         for (_, dtype, rank), value in zip(self.params, values):
-            if rank is None:
+            if rank == TUPLE:
+                if not isinstance(value, tuple) or len(value) != len(dtype) or any(
+                        np.asarray(v).dtype != d for v, d in zip(value, dtype)):
+                    return False
+            elif rank is None:
                 if isinstance(value, np.ndarray) or np.asarray(value).dtype != dtype:
                     return False
             elif not isinstance(value, np.ndarray) or value.dtype != dtype or value.ndim != rank:
@@ -162,8 +172,11 @@ class Version:
         return True
 
     def describe(self):
-        return "(" + ", ".join(f"{dtype}" if rank is None else f"{dtype}[{rank}-D]"
-                               for _, dtype, rank in self.params) + ")"
+        def spelled(dtype, rank):
+            if rank == TUPLE:
+                return "(" + ", ".join(str(d) for d in dtype) + ")"
+            return f"{dtype}" if rank is None else f"{dtype}[{rank}-D]"
+        return "(" + ", ".join(spelled(dtype, rank) for _, dtype, rank in self.params) + ")"
 
 
 class PykFile:
@@ -231,9 +244,13 @@ class PykFile:
             re.M | re.S
         ):
             parsed = []
-            for array_type, rank, scalar_type, name in re.findall(
-                r"(?:pyk::detail::ArrayArgument<(?:const )?([\w:]+), (\d)>|([\w:]+)) (\w+)", params or ""
+            for array_type, rank, tuple_types, scalar_type, name in re.findall(
+                r"(?:pyk::detail::ArrayArgument<(?:const )?([\w:]+), (\d)>|std::tuple<([^>]*)>|([\w:]+)) (\w+)",
+                params or ""
             ):
+                if tuple_types:
+                    parsed.append((name, [np.dtype(CPP_TYPES[t]) for t in tuple_types.split(", ")], TUPLE))
+                    continue
                 element = CPP_TYPES[array_type or scalar_type]
                 parsed.append((name, np.dtype(element), int(rank) if array_type else None))
             info = re.search(r"pyk::detail::launch\((\w+), ", body).group(1)
@@ -249,6 +266,16 @@ class PackedArgs:
         self.keep = []
         pointers, self.sizes = [], []
         for (name, dtype, rank), value in zip(signature, values, strict=True):
+            if rank == TUPLE:
+                if not isinstance(value, tuple) or len(value) != len(dtype):
+                    raise TypeError(f"tuple '{name}' must be a tuple of {len(dtype)} NumPy scalars")
+                for element, element_dtype in zip(value, dtype):
+                    if np.asarray(element).dtype != element_dtype:
+                        raise TypeError(f"an element of tuple '{name}' must be {element_dtype}, "
+                                        f"got {np.asarray(element).dtype}")
+                    scalar = np.array(element, dtype=element_dtype)
+                    self._add(scalar, scalar.ctypes.data, element_dtype.itemsize, pointers)
+                continue
             if rank is None:
                 scalar = np.array(value, dtype=dtype)
                 if np.asarray(value).dtype != dtype:
@@ -352,9 +379,9 @@ def load_python_module(pyk_path):
 def row_inputs(signature, inputs, compared, row, rows):
     """For a mismatch report: the scalar arguments, and the element `row` of
     the other 1-D arguments with `rows` elements, as they were before the launch."""
-    shown = [f"{name}={value!r}" if rank is None else f"{name}[{row}]={value[row]!r}"
+    shown = [f"{name}={value!r}" if rank in (None, TUPLE) else f"{name}[{row}]={value[row]!r}"
              for (name, _, rank), value in zip(signature, inputs)
-             if rank is None or (rank == 1 and len(value) == rows and name != compared)]
+             if rank in (None, TUPLE) or (rank == 1 and len(value) == rows and name != compared)]
     return "  (inputs: " + ", ".join(shown) + ")" if shown else ""
 
 
@@ -389,7 +416,7 @@ def run_case(case, pyk_file, python_module, shim):
 
     compared, mismatched, lines = 0, 0, []
     for index, (name, dtype, rank) in enumerate(signature):
-        if rank is None:
+        if rank is None or rank == TUPLE:
             continue
         tolerance = Tolerance.for_array(dtype)
         # (what is checked, its value, what it must be, what that is)
