@@ -75,6 +75,10 @@ std::optional<double> mathConstant(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<double> numpyConstant(std::string_view name) {
+  return name == "tau" ? std::nullopt : mathConstant(name);
+}
+
 namespace {
 struct MissingNameEntry {
   /// A name, or a module and everything in it ("cuda.cg.*").

@@ -311,6 +311,13 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     expr.builtin = expr.attribute == "cuda" ? Builtin::CudaModule : Builtin::NumbaTypesModule;
     return setType(expr, types_.voidType());
   }
+  // math.pi, np.inf ...: Python floats, so float64 and weak, as literals.
+  if (module == Builtin::NumpyModule || module == Builtin::CupyModule)
+    if (auto value = numpyConstant(expr.attribute)) {
+      expr.isWeak = true;
+      expr.constant = ConstantValue::ofFloat(*value);
+      return setType(expr, types_.float64Type());
+    }
   if (expr.object->builtin == Builtin::MathModule) {
     if (auto value = mathConstant(expr.attribute)) {
       expr.isWeak = true;

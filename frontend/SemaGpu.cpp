@@ -253,9 +253,14 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
   if (shapeType->isError())
     return setType(expr, types_.errorType());
   std::vector<int64_t> shape;
+  bool reported = false;
   auto addExtent = [&](const std::optional<ConstantValue> &value, SourceRange range) {
+    if (reported)
+      return false;
     if (!value || value->kind != ConstantValue::Kind::Int || value->exceedsInt64) {
-      error(range) << name << "()'s shape must be made of constant integers (module constants or literals)";
+      error(range) << name
+                   << "()'s shape must be made of constant integers (module constants or literals), or locals "
+                      "assigned once to one";
       return false;
     }
     if (value->intValue == 0 && shared) {
@@ -279,16 +284,16 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     for (size_t i = 0; i < shapeType->elements().size(); ++i) {
       std::optional<ConstantValue> value;
       if (tuple)
-        value = tuple->elements[i]->constant;
+        value = extentConstant(*tuple->elements[i], reported);
       else if (constantName && constantName->symbol && i < constantName->symbol->tupleConstant.size())
         value = constantName->symbol->tupleConstant[i];
       if (!addExtent(value, tuple ? tuple->elements[i]->range() : shapeArg->range()))
         return setType(expr, types_.errorType());
     }
-  } else if (!addExtent(shapeArg->constant, shapeArg->range())) {
+  } else if (!addExtent(extentConstant(*shapeArg, reported), shapeArg->range())) {
     return setType(expr, types_.errorType());
   }
-  const bool dynamic = shared && !shapeType->isTuple() && shapeArg->constant && shapeArg->constant->intValue == 0;
+  const bool dynamic = shared && !shapeType->isTuple() && shape.empty();
   if (!dynamic && (shape.empty() || shape.size() > 3)) {
     error(shapeArg->range()) << name << "() makes arrays of 1 to 3 dimensions, not " << shape.size();
     return setType(expr, types_.errorType());

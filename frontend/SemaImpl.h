@@ -53,7 +53,11 @@ private:
   /// Reports the use of `shown`, a name pyk lacks (classified by `key`),
   /// at `range`; false, reporting nothing, when pyk knows nothing of it.
   bool reportMissingName(SourceRange range, const std::string &shown, const std::string &key);
-  void declareConstant(ast::AssignStmt &stmt);
+  /// `NAME = value` or `A, (B, C) = 1, (2, 3)` at module level
+  /// (SemaModuleConstants.cpp).
+  void declareConstants(ast::AssignStmt &stmt);
+  void declareUnpackedConstants(ast::TupleExpr &targets, ast::Expr &value);
+  void declareConstant(ast::NameExpr &target, ast::Expr &value);
   void declareFunction(ast::FunctionDef &def);
   /// Decorator, parameters and declared return type; false when the
   /// decorator is unusable and the body is not to be checked. A kernel
@@ -214,6 +218,13 @@ private:
   const Type *checkDynamicTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
   const Type *checkCall(ast::CallExpr &expr);
   const Type *checkGrid(ast::CallExpr &expr);
+  /// float('inf'), np.float32('nan'): a constant read from the string.
+  /// The value of an extent of cuda.shared.array/cuda.local.array's shape:
+  /// its constant, or that of a local assigned once to a constant, as
+  /// Numba's literal values allow (SemaLocalConstants.cpp). Sets
+  /// `reported` when it said why a local is not one.
+  std::optional<ast::ConstantValue> extentConstant(const ast::Expr &extent, bool &reported);
+  const Type *checkFloatFromString(ast::CallExpr &expr, ast::StringLiteralExpr &text, ScalarKind to);
   const Type *checkCast(ast::CallExpr &expr, ScalarKind to);
   const Type *checkAbs(ast::CallExpr &expr);
   const Type *checkPrint(ast::CallExpr &expr);
