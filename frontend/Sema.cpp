@@ -141,6 +141,8 @@ void Sema::declareConstant(NameExpr &target, Expr &value) {
   }
   if (looksLikeSignature(value))
     return declareSignatureConstant(target, value);
+  if (looksLikeConstantArray(value))
+    return declareConstantArray(target, value);
   // Declared even when its value is rejected (with the error type), so that
   // its uses give no second error.
   Symbol symbol{SymbolKind::Constant, target.name, target.range(), types_.errorType(), std::nullopt,

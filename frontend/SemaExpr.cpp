@@ -138,6 +138,13 @@ const Type *Sema::checkName(NameExpr &expr) {
     }
     return setType(expr, symbol->type);
   case SymbolKind::Constant:
+    if (symbol->constantArray) {
+      // Read from constant memory: the function's IR gives it a variable.
+      if (function_ && std::find(function_->constantArrays.begin(), function_->constantArrays.end(), symbol) ==
+                           function_->constantArrays.end())
+        function_->constantArrays.push_back(symbol);
+      return setType(expr, symbol->type);
+    }
     // A rejected constant has the error type: its uses stay silent.
     expr.isWeak = !symbol->type->isError();
     expr.constant = symbol->constant;

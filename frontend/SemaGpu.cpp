@@ -27,6 +27,7 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   switch (builtin) {
   case Builtin::SharedArray:
   case Builtin::LocalArray:
+  case Builtin::ConstArrayLike:
     return GpuBuiltinGroup::Array;
   case Builtin::SyncThreads:
   case Builtin::SyncThreadsCount:
@@ -83,6 +84,8 @@ const Type *Sema::checkGpuMemoryCall(CallExpr &expr, Builtin builtin) {
   expr.function = builtin;
   switch (groupOf(builtin)) {
   case GpuBuiltinGroup::Array:
+    if (builtin == Builtin::ConstArrayLike)
+      return checkConstArrayLike(expr);
     return checkArrayConstructor(expr, builtin == Builtin::SharedArray);
   case GpuBuiltinGroup::Atomic:
     return checkAtomic(expr, builtin);

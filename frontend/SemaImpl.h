@@ -58,6 +58,22 @@ private:
   void declareConstants(ast::AssignStmt &stmt);
   void declareUnpackedConstants(ast::TupleExpr &targets, ast::Expr &value);
   void declareConstant(ast::NameExpr &target, ast::Expr &value);
+
+  // --- NumPy array constants (SemaNumpyConstants.cpp) -----------------------
+  struct NumpyValue;
+  /// Whether a module constant's value calls NumPy or names a constant
+  /// array: it is then an array pykc computes.
+  bool looksLikeConstantArray(const ast::Expr &value);
+  void declareConstantArray(ast::NameExpr &target, ast::Expr &value);
+  std::optional<NumpyValue> evaluateNumpy(ast::Expr &expr);
+  std::optional<NumpyValue> evaluateNumpyCall(ast::CallExpr &call, const std::string &function);
+  std::optional<NumpyValue> evaluateNumpyBinary(ast::BinaryExpr &binary);
+  std::optional<NumpyValue> evaluateAstype(ast::CallExpr &call, ast::AttributeExpr &attribute);
+  std::optional<NumpyValue> converted(NumpyValue value, ScalarKind kind, SourceRange range);
+  std::optional<ScalarKind> numpyDtype(ast::Expr &dtype);
+  /// cuda.const.array_like(ARR): the constant array ARR, read from constant
+  /// memory through the local it is assigned to.
+  const Type *checkConstArrayLike(ast::CallExpr &expr);
   void declareFunction(ast::FunctionDef &def);
   /// Decorator, parameters and declared return type; false when the
   /// decorator is unusable and the body is not to be checked. A kernel
@@ -369,6 +385,7 @@ private:
   struct ArrayDefinition {
     ArrayStorage storage;
     std::vector<int64_t> shape;
+    std::shared_ptr<const ConstantArray> constant = nullptr;
   };
   std::optional<ArrayDefinition> pendingArray_;
   /// A device function without a declared return type: the type its return
@@ -504,6 +521,7 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::GridDim:
   case Builtin::CudaShared:
   case Builtin::CudaLocal:
+  case Builtin::CudaConst:
   case Builtin::CudaAtomic:
     return true;
   default:

@@ -121,6 +121,11 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
     }
     // A thread's own local array is invisible outside the function.
     auto *arrayName = dyn_cast<NameExpr>(subscript->object.get());
+    if (arrayName && arrayName->symbol && arrayName->symbol->storage == ArrayStorage::Constant) {
+      error(target.range()) << "'" << arrayName->name << "' is a constant array, in constant memory: kernels read it "
+                            << "and cannot store into it; copy it into a local or shared array to change it";
+      return;
+    }
     if (!arrayName || !arrayName->symbol || arrayName->symbol->storage != ArrayStorage::Local)
       function_->hasSideEffects = true;
     if (!valueType->isScalar())
@@ -263,7 +268,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       target.type = symbol->type;
       return;
     }
-    error(target.range()) << "'" << target.name << "' is a " << (symbol->storage == ArrayStorage::Shared ? "shared" : "local")
+    error(target.range()) << "'" << target.name << "' is a "
+                          << (symbol->storage == ArrayStorage::Shared     ? "shared"
+                              : symbol->storage == ArrayStorage::Constant ? "constant"
+                                                                          : "local")
                           << " array; it cannot be assigned again";
     note(symbol->definition) << "'" << target.name << "' is made here";
     return;
@@ -277,6 +285,7 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     symbol->type = valueType;
     symbol->storage = pendingArray_->storage;
     symbol->fixedShape = pendingArray_->shape;
+    symbol->constantArray = pendingArray_->constant;
     localTypesChanged_ = true;
     target.type = valueType;
     return;

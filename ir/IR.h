@@ -54,7 +54,9 @@ public:
   /// DynamicShared: cuda.shared.array(0, T), the launch's dynamic shared
   /// memory (every such array of a kernel starts at the same address, as
   /// in CUDA and Numba), one extent of shared bytes / sizeof(T).
-  enum class Memory { Global, Shared, Local, DynamicShared };
+  /// Constant: a NumPy array constant of the module, computed by pykc,
+  /// read-only, one copy in the program's constant memory.
+  enum class Memory { Global, Shared, Local, DynamicShared, Constant };
   Variable(Kind kind, std::string name, Type type, SourceRange range)
       : kind(kind), name(std::move(name)), type(type), range(range) {}
 
@@ -70,6 +72,12 @@ public:
   /// Arrays: where the elements live, and for array locals the shape.
   Memory memory = Memory::Global;
   std::vector<int64_t> fixedShape;
+  /// Constant arrays: the elements, row-major, as their bits in memory
+  /// (float32 or float64 bits, integers in two's complement, bool 0 or 1),
+  /// and the name of the program's one copy (variables of several
+  /// functions share it).
+  std::vector<uint64_t> constantBits;
+  std::string constantName;
   /// Bytes of one element times every extent (array locals).
   int64_t fixedBytes() const {
     int64_t bytes = byteWidth(type.scalar);

@@ -200,6 +200,9 @@ CASES = [
               "(LANGUAGE.md, Types); float32 tolerance"),
     Case("numba/kernels/module_level.pyk", "local_constant_shapes", 2, 32,
          lambda rng: [floats(rng, np.float32, N - 5), zeros(np.float32, (N - 5, 2))]),
+    Case("numba/kernels/module_level.pyk", "constant_arrays", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, 0, 1000), zeros(np.float32, (N, 5)), zeros(np.float64, (N, 3)),
+                      zeros(np.int64, (N, 4))]),
     Case("numba/kernels/module_level.pyk", "return_none", 2, 32,
          lambda rng: [floats(rng, np.float32, N - 5), zeros(np.float32, N)]),
     # --- numba/kernels/builtins.pyk -----------------------------------------
