@@ -371,6 +371,11 @@ const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
     error(array.range()) << name << "() works on an array, not " << describe(array);
     return setType(expr, types_.errorType());
   }
+  if (const Symbol *symbol = llvm::cast<NameExpr>(array).symbol; symbol && symbol->storage == ArrayStorage::Constant) {
+    error(array.range()) << "'" << symbol->name << "' is a constant array, in constant memory: kernels read it "
+                         << "and cannot store into it; " << name << "() stores";
+    return setType(expr, types_.errorType());
+  }
   const ScalarKind element = array.type->scalarKind();
   // The index: as many integers as the array has axes.
   Expr &index = *expr.args[1];

@@ -68,6 +68,9 @@ private:
   std::optional<NumpyValue> evaluateNumpy(ast::Expr &expr);
   std::optional<NumpyValue> evaluateNumpyCall(ast::CallExpr &call, const std::string &function);
   std::optional<NumpyValue> evaluateNumpyBinary(ast::BinaryExpr &binary);
+  /// len(A), A.size, A.ndim, A.shape[k], A[i, j] of a constant array at
+  /// module level; empty when `expr` is none of these.
+  std::optional<std::optional<NumpyValue>> evaluateArrayMeasure(ast::Expr &expr);
   std::optional<NumpyValue> evaluateAstype(ast::CallExpr &call, ast::AttributeExpr &attribute);
   std::optional<NumpyValue> converted(NumpyValue value, ScalarKind kind, SourceRange range);
   std::optional<ScalarKind> numpyDtype(ast::Expr &dtype);

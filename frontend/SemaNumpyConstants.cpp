@@ -138,9 +138,14 @@ void Sema::declareConstantArray(NameExpr &target, Expr &value) {
                 ScalarKind::Bool, Builtin::None, nullptr, 0};
   std::optional<NumpyValue> result = evaluateNumpy(value);
   if (result && !result->isArray) {
-    error(value.range()) << "'" << target.name << "' is a NumPy scalar; make module constants of Python numbers, "
-                         << "or of arrays";
-    result.reset();
+    // A number after all (`N = len(PRICES)`): a constant as any other.
+    symbol.type = types_.scalar(result->dtype);
+    symbol.constant = result->elements.front();
+    target.type = symbol.type;
+    target.isWeak = true;
+    target.constant = symbol.constant;
+    addSymbol(moduleScope_, std::move(symbol));
+    return;
   }
   if (result && (result->shape.empty() || result->shape.size() > 3)) {
     error(value.range()) << "constant arrays have 1 to 3 dimensions, not " << result->shape.size();
@@ -185,6 +190,13 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpy(Expr &e) {
     if (auto *attribute = dyn_cast<AttributeExpr>(call->callee.get())) {
       if (attribute->attribute == "astype")
         return evaluateAstype(*call, *attribute);
+      if (looksLikeConstantArray(*attribute->object)) {
+        error(attribute->attributeRange) << "'." << attribute->attribute
+                                         << "()' is not evaluated at module level: pykc computes constant arrays "
+                                            "with np.array, np.asarray, np.arange, np.linspace, np.zeros, np.ones, "
+                                            "np.full, arithmetic and .astype";
+        return std::nullopt;
+      }
       auto *module = dyn_cast<NameExpr>(attribute->object.get());
       const Symbol *symbol = module ? lookup(module->name) : nullptr;
       if (symbol && symbol->kind == SymbolKind::Builtin &&
@@ -213,6 +225,9 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpy(Expr &e) {
       return value;
     }
   }
+  if (looksLikeConstantArray(e))
+    if (std::optional<std::optional<NumpyValue>> number = evaluateArrayMeasure(e))
+      return *number;
   if (auto *unary = dyn_cast<UnaryExpr>(&e); unary && looksLikeConstantArray(e)) {
     std::optional<NumpyValue> operand = evaluateNumpy(*unary->operand);
     if (!operand)
@@ -250,6 +265,79 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpy(Expr &e) {
   value.dtype = e.isWeak ? defaultKind(*e.constant) : type->scalarKind();
   value.elements.push_back(e.isWeak ? *e.constant : *convertElement(*e.constant, value.dtype));
   return value;
+}
+
+std::optional<std::optional<Sema::NumpyValue>> Sema::evaluateArrayMeasure(Expr &e) {
+  // len(A), A.size, A.ndim, A.shape[k], A[i, j]: numbers, at module level.
+  auto pythonInt = [](int64_t value) {
+    NumpyValue number;
+    number.weak = true;
+    number.dtype = ScalarKind::Int64;
+    number.elements.push_back(ConstantValue::ofInt(value));
+    return number;
+  };
+  auto arrayOf = [&](Expr &object) -> std::optional<NumpyValue> {
+    std::optional<NumpyValue> value = evaluateNumpy(object);
+    if (value && !value->isArray) {
+      error(object.range()) << "this is a number, not an array";
+      return std::nullopt;
+    }
+    return value;
+  };
+  if (auto *call = dyn_cast<CallExpr>(&e)) {
+    auto *callee = dyn_cast<NameExpr>(call->callee.get());
+    if (!callee || callee->name != "len" || lookup("len") || call->args.size() != 1)
+      return std::nullopt;
+    std::optional<NumpyValue> array = arrayOf(*call->args[0]);
+    if (!array)
+      return std::optional<NumpyValue>();
+    return std::optional<NumpyValue>(pythonInt(array->shape[0]));
+  }
+  if (auto *attribute = dyn_cast<AttributeExpr>(&e); attribute && (attribute->attribute == "size" ||
+                                                                    attribute->attribute == "ndim")) {
+    std::optional<NumpyValue> array = arrayOf(*attribute->object);
+    if (!array)
+      return std::optional<NumpyValue>();
+    return std::optional<NumpyValue>(pythonInt(attribute->attribute == "size" ? int64_t(array->elements.size())
+                                                                              : int64_t(array->shape.size())));
+  }
+  auto *subscript = dyn_cast<SubscriptExpr>(&e);
+  if (!subscript)
+    return std::nullopt;
+  auto *shape = dyn_cast<AttributeExpr>(subscript->object.get());
+  const bool ofShape = shape && shape->attribute == "shape";
+  std::optional<NumpyValue> array = arrayOf(ofShape ? *shape->object : *subscript->object);
+  if (!array)
+    return std::optional<NumpyValue>();
+  const size_t wanted = ofShape ? 1 : array->shape.size();
+  if (subscript->indices.size() != wanted) {
+    error(subscript->range()) << "at module level, index " << (ofShape ? "a shape with one integer" : "every axis")
+                              << ", as in " << (ofShape ? "'A.shape[0]'" : "'A[0, 1]'");
+    return std::optional<NumpyValue>();
+  }
+  size_t flat = 0;
+  for (size_t axis = 0; axis < wanted; ++axis) {
+    Expr &index = *subscript->indices[axis];
+    const Type *type = checkValue(index);
+    const int64_t extent = ofShape ? int64_t(array->shape.size()) : array->shape[axis];
+    if (type->isError())
+      return std::optional<NumpyValue>();
+    if (!index.constant || index.constant->kind != ConstantValue::Kind::Int || index.constant->intValue >= extent ||
+        index.constant->intValue < -extent) {
+      error(index.range()) << "at module level, an index is an integer constant from " << -extent << " to "
+                           << extent - 1;
+      return std::optional<NumpyValue>();
+    }
+    const int64_t position = index.constant->intValue < 0 ? index.constant->intValue + extent
+                                                          : index.constant->intValue;
+    flat = ofShape ? size_t(position) : flat * size_t(array->shape[axis]) + size_t(position);
+  }
+  if (ofShape)
+    return std::optional<NumpyValue>(pythonInt(array->shape[flat]));
+  NumpyValue element;
+  element.dtype = array->dtype;
+  element.elements.push_back(array->elements[flat]);
+  return std::optional<NumpyValue>(element);
 }
 
 std::optional<Sema::NumpyValue> Sema::evaluateAstype(CallExpr &call, AttributeExpr &attribute) {
@@ -299,7 +387,7 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpyCall(CallExpr &call, const st
   }
   auto scalar = [&](Expr *expr, const char *what) -> std::optional<ConstantValue> {
     if (!expr) {
-      error(call.range()) << "np." << function << "() needs " << what;
+      error(call.range()) << "np." << function << "() needs its " << what;
       return std::nullopt;
     }
     const Type *type = checkValue(*expr);
@@ -358,7 +446,7 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpyCall(CallExpr &call, const st
   }
   if (function == "full") {
     std::optional<std::vector<int64_t>> shape = shapeOf(argument(0, "shape"));
-    std::optional<ConstantValue> fill = shape ? scalar(argument(1, "fill_value"), "a fill value") : std::nullopt;
+    std::optional<ConstantValue> fill = shape ? scalar(argument(1, "fill_value"), "fill value") : std::nullopt;
     if (!fill)
       return std::nullopt;
     return filled(*shape, *fill, dtype.value_or(defaultKind(*fill)));
@@ -367,12 +455,12 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpyCall(CallExpr &call, const st
     // arange(stop), arange(start, stop[, step])
     std::optional<ConstantValue> start = ConstantValue::ofInt(0), stop, step = ConstantValue::ofInt(1);
     if (call.args.size() <= 1 && !keywords.count("start")) {
-      stop = scalar(argument(0, "stop"), "a stop");
+      stop = scalar(argument(0, "stop"), "stop");
     } else {
-      start = scalar(argument(0, "start"), "a start");
-      stop = start ? scalar(argument(1, "stop"), "a stop") : std::nullopt;
+      start = scalar(argument(0, "start"), "start");
+      stop = start ? scalar(argument(1, "stop"), "stop") : std::nullopt;
       if (stop && argument(2, "step"))
-        step = scalar(argument(2, "step"), "a step");
+        step = scalar(argument(2, "step"), "step");
     }
     if (!start || !stop || !step)
       return std::nullopt;
@@ -398,13 +486,13 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpyCall(CallExpr &call, const st
     return dtype ? converted(std::move(value), *dtype, call.range()) : std::optional<NumpyValue>(std::move(value));
   }
   if (function == "linspace") {
-    std::optional<ConstantValue> start = scalar(argument(0, "start"), "a start");
-    std::optional<ConstantValue> stop = start ? scalar(argument(1, "stop"), "a stop") : std::nullopt;
+    std::optional<ConstantValue> start = scalar(argument(0, "start"), "start");
+    std::optional<ConstantValue> stop = start ? scalar(argument(1, "stop"), "stop") : std::nullopt;
     std::optional<ConstantValue> num = ConstantValue::ofInt(50), endpoint = ConstantValue::ofBool(true);
     if (stop && argument(2, "num"))
-      num = scalar(argument(2, "num"), "a number of samples");
+      num = scalar(argument(2, "num"), "number of samples");
     if (stop && num && argument(3, "endpoint"))
-      endpoint = scalar(argument(3, "endpoint"), "an endpoint");
+      endpoint = scalar(argument(3, "endpoint"), "endpoint");
     if (!stop || !num || !endpoint)
       return std::nullopt;
     if (num->kind != ConstantValue::Kind::Int || num->intValue < 0 || num->intValue > constantMemoryBytes) {
@@ -544,7 +632,8 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpyBinary(BinaryExpr &binary) {
   if (kind == ScalarKind::Bool)
     kind = ScalarKind::Int64; // arithmetic on bools, as pyk's own (LANGUAGE.md, Types)
   NumpyValue result;
-  result.isArray = true;
+  result.isArray = lhs->isArray || rhs->isArray;
+  result.weak = promoted.weak;
   result.dtype = kind;
   result.shape = lhs->isArray ? lhs->shape : rhs->shape;
   const size_t count = lhs->isArray ? lhs->elements.size() : rhs->elements.size();
@@ -622,7 +711,11 @@ const Type *Sema::checkConstArrayLike(CallExpr &expr) {
     return setType(expr, types_.errorType());
   }
   Expr &array = *expr.args[0];
+  // The array is read through the local, not by its own name.
+  const size_t readByName = function_ ? function_->constantArrays.size() : 0;
   const Type *type = checkValue(array);
+  if (function_)
+    function_->constantArrays.resize(readByName);
   if (type->isError())
     return setType(expr, types_.errorType());
   auto *name = dyn_cast<NameExpr>(&array);

@@ -145,7 +145,7 @@ private:
       if (var->memory == Variable::Memory::Constant) {
         // The program's one copy, in constant memory (constantArrays).
         const std::string element = cudaScalarType(var->type.scalar);
-        os_.indent(4) << element << "* " << names_.nameOf(var) << " = (" << element << "*)"
+        os_.indent(4) << "[[maybe_unused]] " << element << "* " << names_.nameOf(var) << " = (" << element << "*)"
                       << constantArrayName(*var) << ";\n";
         continue;
       }
