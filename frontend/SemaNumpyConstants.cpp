@@ -228,6 +228,12 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpy(Expr &e) {
   if (looksLikeConstantArray(e))
     if (std::optional<std::optional<NumpyValue>> number = evaluateArrayMeasure(e))
       return *number;
+  if (auto *attribute = dyn_cast<AttributeExpr>(&e); attribute && looksLikeConstantArray(*attribute->object)) {
+    error(attribute->attributeRange) << "'." << attribute->attribute
+                                     << "' is not evaluated at module level: of a constant array, pykc evaluates "
+                                        "len(), .size, .ndim, .shape[k], elements and .astype()";
+    return std::nullopt;
+  }
   if (auto *unary = dyn_cast<UnaryExpr>(&e); unary && looksLikeConstantArray(e)) {
     std::optional<NumpyValue> operand = evaluateNumpy(*unary->operand);
     if (!operand)
@@ -424,6 +430,10 @@ std::optional<Sema::NumpyValue> Sema::evaluateNumpyCall(CallExpr &call, const st
     return shape;
   };
   auto filled = [&](std::vector<int64_t> shape, ConstantValue fill, ScalarKind kind) -> std::optional<NumpyValue> {
+    if (shape.empty()) {
+      error(call.range()) << "np." << function << "(()) makes a 0-dimensional array, which pyk has not";
+      return std::nullopt;
+    }
     int64_t count = 1;
     for (int64_t extent : shape)
       if ((count *= extent) > constantMemoryBytes) {
