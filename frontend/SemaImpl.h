@@ -391,6 +391,9 @@ private:
     std::shared_ptr<const ConstantArray> constant = nullptr;
   };
   std::optional<ArrayDefinition> pendingArray_;
+  /// The bytes of the module's constant arrays so far: together within
+  /// CUDA's 64 KiB of constant memory.
+  int64_t constantArrayBytes_ = 0;
   /// A device function without a declared return type: the type its return
   /// statements unify to so far, and the first of them of each kind.
   const Type *inferredReturnType_ = nullptr;

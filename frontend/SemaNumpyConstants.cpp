@@ -161,6 +161,16 @@ void Sema::declareConstantArray(NameExpr &target, Expr &value) {
     result.reset();
   }
   if (result) {
+    const int64_t bytes = int64_t(result->elements.size()) * byteWidth(result->dtype);
+    if (constantArrayBytes_ + bytes > constantMemoryBytes) {
+      error(value.range()) << "with '" << target.name << "', the module's constant arrays take "
+                           << constantArrayBytes_ + bytes << " bytes; constant memory holds 65536 (64 KiB)";
+      result.reset();
+    } else {
+      constantArrayBytes_ += bytes;
+    }
+  }
+  if (result) {
     auto array = std::make_shared<ConstantArray>();
     array->dtype = result->dtype;
     array->shape = result->shape;
