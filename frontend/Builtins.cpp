@@ -75,6 +75,10 @@ std::optional<double> mathConstant(std::string_view name) {
   return std::nullopt;
 }
 
+std::optional<double> numpyConstant(std::string_view name) {
+  return name == "tau" ? std::nullopt : mathConstant(name);
+}
+
 namespace {
 struct MissingNameEntry {
   /// A name, or a module and everything in it ("cuda.cg.*").
@@ -91,7 +95,7 @@ constexpr MissingNameKind notForKernels = MissingNameKind::NotAvailable;
 /// the vocabulary of LANGUAGE.md that later work (issue 17) implements.
 constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
-    {"cuda.const", planned}, {"cuda.const.*", planned}, {"cuda.match_all_sync", planned},
+    {"cuda.match_all_sync", planned},
     {"cuda.cg", planned}, {"cuda.cg.*", planned}, {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned}, {"cuda.random.*", planned},
     {"cuda.libdevice", planned}, {"cuda.libdevice.*", planned}, {"cuda.declare_device", planned},

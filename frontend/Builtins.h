@@ -40,6 +40,9 @@ const MathFunctionInfo *mathFunction(std::string_view name);
 /// The value of math.pi, math.e, math.inf, math.nan, math.tau.
 std::optional<double> mathConstant(std::string_view name);
 
+/// The value of np.pi, np.e, np.inf, np.nan (NumPy has no tau).
+std::optional<double> numpyConstant(std::string_view name);
+
 /// Why a name that Numba, CUDA Python or Python's modules have is not one
 /// pyk kernels can use.
 enum class MissingNameKind {

@@ -128,7 +128,7 @@ void Sema::checkModuleStatement(Stmt &stmt) {
   if (auto *assign = dyn_cast<AssignStmt>(&stmt)) {
     if (declareCompiledByCall(*assign))
       return;
-    return declareConstant(*assign);
+    return declareConstants(*assign);
   }
   if (auto *unsupported = dyn_cast<UnsupportedStmt>(&stmt)) {
     error(stmt.range()) << unsupportedSyntaxName(unsupported->what) << " are not supported in pyk";
@@ -151,35 +151,32 @@ void Sema::checkModuleStatement(Stmt &stmt) {
 // Constants and functions
 //===----------------------------------------------------------------------===//
 
-void Sema::declareConstant(AssignStmt &stmt) {
-  if (stmt.targets.size() != 1 || !isa<NameExpr>(*stmt.targets[0])) {
-    error(stmt.range()) << "a module constant is assigned to one name, as in 'TPB = 16'";
-    return;
-  }
-  auto &target = llvm::cast<NameExpr>(*stmt.targets[0]);
+void Sema::declareConstant(NameExpr &target, Expr &value) {
   if (auto it = moduleScope_.find(target.name); it != moduleScope_.end()) {
     error(target.range()) << "'" << target.name << "' is already defined at module level";
     note(it->second->definition) << "previous definition is here";
     return;
   }
-  if (looksLikeSignature(*stmt.value))
-    return declareSignatureConstant(target, *stmt.value);
+  if (looksLikeSignature(value))
+    return declareSignatureConstant(target, value);
+  if (looksLikeConstantArray(value))
+    return declareConstantArray(target, value);
   // Declared even when its value is rejected (with the error type), so that
   // its uses give no second error.
   Symbol symbol{SymbolKind::Constant, target.name, target.range(), types_.errorType(), std::nullopt,
                 ScalarKind::Bool, Builtin::None, nullptr, 0};
-  const Type *type = checkValue(*stmt.value);
-  if (auto *tuple = dyn_cast<TupleExpr>(stmt.value.get()); tuple && type->isTuple()) {
+  const Type *type = checkValue(value);
+  if (auto *tuple = dyn_cast<TupleExpr>(&value); tuple && type->isTuple()) {
     // A tuple of tuples keeps its leaves in order (tupleLeaves).
     const std::vector<const Type *> leaves = tupleLeaves(*type);
     for (size_t leaf = 0; leaf < leaves.size(); ++leaf) {
-      std::optional<ConstantValue> value = tupleLeafConstant(*tuple, leaf);
-      if (!value) {
+      std::optional<ConstantValue> leafValue = tupleLeafConstant(*tuple, leaf);
+      if (!leafValue) {
         error(firstNonConstant(*tuple)->range()) << "the elements of a module-level tuple must be compile-time constants";
         type = types_.errorType();
         break;
       }
-      symbol.tupleConstant.push_back(*value);
+      symbol.tupleConstant.push_back(*leafValue);
     }
     if (!type->isError()) {
       symbol.type = type;
@@ -188,18 +185,18 @@ void Sema::declareConstant(AssignStmt &stmt) {
     addSymbol(moduleScope_, std::move(symbol));
     return;
   }
-  if (!type->isError() && (!stmt.value->constant || !type->isScalar())) {
-    error(stmt.value->range()) << "module-level variables must be compile-time constants (int, float or bool "
-                                  "literals, or expressions of them); '"
-                               << target.name << "' is not";
+  if (!type->isError() && (!value.constant || !type->isScalar())) {
+    error(value.range()) << "module-level variables must be compile-time constants (int, float or bool "
+                            "literals, or expressions of them); '"
+                         << target.name << "' is not";
     type = types_.errorType();
   }
   if (!type->isError()) {
     symbol.type = type;
-    symbol.constant = stmt.value->constant;
+    symbol.constant = value.constant;
     target.type = type;
     target.isWeak = true;
-    target.constant = stmt.value->constant;
+    target.constant = value.constant;
   }
   addSymbol(moduleScope_, std::move(symbol));
 }

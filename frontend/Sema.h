@@ -65,6 +65,9 @@ struct FunctionInfo {
   std::vector<const Symbol *> params;
   /// Locals in order of their first assignment.
   std::vector<const Symbol *> locals;
+  /// The module's constant arrays it reads by name (`PRICES[i]`), each
+  /// once, in order of first use: the IR gives each a variable.
+  std::vector<const Symbol *> constantArrays;
   /// Kernels: void. Device functions: annotated, from the signature, or
   /// inferred from the return statements. Null only while unknown.
   const Type *returnType = nullptr;

@@ -10,6 +10,7 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -173,6 +174,8 @@ const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
   if (!requirePositional(expr, spelled.c_str(), 1, 1))
     return setType(expr, types_.errorType());
   Expr &value = *expr.args.front();
+  if (auto *text = dyn_cast<StringLiteralExpr>(&value); text && isFloat(to))
+    return checkFloatFromString(expr, *text, to);
   const Type *type = checkValue(value);
   if (type->isError())
     return setType(expr, types_.errorType());
@@ -202,6 +205,41 @@ const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
     if (expr.constant && isInteger(to) && !expr.constant->fitsIn(to))
       expr.constant.reset(); // wraps at run time, like the C cast it is
   }
+  return setType(expr, types_.scalar(to));
+}
+
+const Type *Sema::checkFloatFromString(CallExpr &expr, StringLiteralExpr &text, ScalarKind to) {
+  // float('inf'), float('-nan'), np.float32('1e-3'): Python reads the
+  // string once, so it is a constant, a Python float as a literal is.
+  setType(text, types_.voidType());
+  std::string spelled = text.value;
+  const size_t first = spelled.find_first_not_of(" \t\n");
+  const size_t last = spelled.find_last_not_of(" \t\n");
+  spelled = first == std::string::npos ? "" : spelled.substr(first, last - first + 1);
+  std::string lower = spelled;
+  for (char &c : lower)
+    c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const bool negative = !lower.empty() && lower[0] == '-';
+  const std::string_view unsigned_ =
+      std::string_view(lower).substr(!lower.empty() && (lower[0] == '-' || lower[0] == '+') ? 1 : 0);
+  std::optional<double> parsed;
+  if (unsigned_ == "inf" || unsigned_ == "infinity")
+    parsed = negative ? -__builtin_inf() : __builtin_inf();
+  else if (unsigned_ == "nan")
+    parsed = __builtin_nan("");
+  else if (!spelled.empty() && spelled.find('_') == std::string::npos) {
+    char *end = nullptr;
+    const double number = std::strtod(spelled.c_str(), &end);
+    if (end == spelled.c_str() + spelled.size() && spelled.find_first_of("xXpP") == std::string::npos)
+      parsed = number;
+  }
+  if (text.flavor != StringLiteralExpr::Flavor::Text || !parsed) {
+    error(text.range()) << "could not convert string to float: only a number, 'inf', '-inf' or 'nan' is a "
+                           "constant pyk can read";
+    return setType(expr, types_.errorType());
+  }
+  expr.isWeak = to == ScalarKind::Float64 && isa<NameExpr>(*expr.callee);
+  expr.constant = ConstantValue::ofFloat(to == ScalarKind::Float32 ? double(float(*parsed)) : *parsed);
   return setType(expr, types_.scalar(to));
 }
 

@@ -146,6 +146,13 @@ const Type *Sema::checkName(NameExpr &expr) {
     }
     return setType(expr, symbol->type);
   case SymbolKind::Constant:
+    if (symbol->constantArray) {
+      // Read from constant memory: the function's IR gives it a variable.
+      if (function_ && std::find(function_->constantArrays.begin(), function_->constantArrays.end(), symbol) ==
+                           function_->constantArrays.end())
+        function_->constantArrays.push_back(symbol);
+      return setType(expr, symbol->type);
+    }
     // A rejected constant has the error type: its uses stay silent.
     expr.isWeak = !symbol->type->isError();
     expr.constant = symbol->constant;
@@ -318,6 +325,13 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     expr.builtin = expr.attribute == "cuda" ? Builtin::CudaModule : Builtin::NumbaTypesModule;
     return setType(expr, types_.voidType());
   }
+  // math.pi, np.inf ...: Python floats, so float64 and weak, as literals.
+  if (module == Builtin::NumpyModule || module == Builtin::CupyModule)
+    if (auto value = numpyConstant(expr.attribute)) {
+      expr.isWeak = true;
+      expr.constant = ConstantValue::ofFloat(*value);
+      return setType(expr, types_.float64Type());
+    }
   if (expr.object->builtin == Builtin::MathModule) {
     if (auto value = mathConstant(expr.attribute)) {
       expr.isWeak = true;

@@ -27,6 +27,7 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   switch (builtin) {
   case Builtin::SharedArray:
   case Builtin::LocalArray:
+  case Builtin::ConstArrayLike:
     return GpuBuiltinGroup::Array;
   case Builtin::SyncThreads:
   case Builtin::SyncThreadsCount:
@@ -83,6 +84,8 @@ const Type *Sema::checkGpuMemoryCall(CallExpr &expr, Builtin builtin) {
   expr.function = builtin;
   switch (groupOf(builtin)) {
   case GpuBuiltinGroup::Array:
+    if (builtin == Builtin::ConstArrayLike)
+      return checkConstArrayLike(expr);
     return checkArrayConstructor(expr, builtin == Builtin::SharedArray);
   case GpuBuiltinGroup::Atomic:
     return checkAtomic(expr, builtin);
@@ -253,9 +256,14 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
   if (shapeType->isError())
     return setType(expr, types_.errorType());
   std::vector<int64_t> shape;
+  bool reported = false;
   auto addExtent = [&](const std::optional<ConstantValue> &value, SourceRange range) {
+    if (reported)
+      return false;
     if (!value || value->kind != ConstantValue::Kind::Int || value->exceedsInt64) {
-      error(range) << name << "()'s shape must be made of constant integers (module constants or literals)";
+      error(range) << name
+                   << "()'s shape must be made of constant integers (module constants or literals), or locals "
+                      "assigned once to one";
       return false;
     }
     if (value->intValue == 0 && shared) {
@@ -279,16 +287,16 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     for (size_t i = 0; i < shapeType->elements().size(); ++i) {
       std::optional<ConstantValue> value;
       if (tuple)
-        value = tuple->elements[i]->constant;
+        value = extentConstant(*tuple->elements[i], reported);
       else if (constantName && constantName->symbol && i < constantName->symbol->tupleConstant.size())
         value = constantName->symbol->tupleConstant[i];
       if (!addExtent(value, tuple ? tuple->elements[i]->range() : shapeArg->range()))
         return setType(expr, types_.errorType());
     }
-  } else if (!addExtent(shapeArg->constant, shapeArg->range())) {
+  } else if (!addExtent(extentConstant(*shapeArg, reported), shapeArg->range())) {
     return setType(expr, types_.errorType());
   }
-  const bool dynamic = shared && !shapeType->isTuple() && shapeArg->constant && shapeArg->constant->intValue == 0;
+  const bool dynamic = shared && !shapeType->isTuple() && shape.empty();
   if (!dynamic && (shape.empty() || shape.size() > 4)) {
     error(shapeArg->range()) << name << "() makes arrays of 1 to 4 dimensions, not " << shape.size();
     return setType(expr, types_.errorType());
@@ -361,6 +369,11 @@ const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
   Expr &array = *expr.args[0];
   if (!array.type->isArray()) {
     error(array.range()) << name << "() works on an array, not " << describe(array);
+    return setType(expr, types_.errorType());
+  }
+  if (const Symbol *symbol = rootArraySymbol(array); symbol && viewsConstantMemory(*symbol)) {
+    error(array.range()) << "'" << symbol->name << "' is a constant array, in constant memory: kernels read it "
+                         << "and cannot store into it; " << name << "() stores";
     return setType(expr, types_.errorType());
   }
   const ScalarKind element = array.type->scalarKind();

@@ -55,7 +55,30 @@ private:
   /// Reports the use of `shown`, a name pyk lacks (classified by `key`),
   /// at `range`; false, reporting nothing, when pyk knows nothing of it.
   bool reportMissingName(SourceRange range, const std::string &shown, const std::string &key);
-  void declareConstant(ast::AssignStmt &stmt);
+  /// `NAME = value` or `A, (B, C) = 1, (2, 3)` at module level
+  /// (SemaModuleConstants.cpp).
+  void declareConstants(ast::AssignStmt &stmt);
+  void declareUnpackedConstants(ast::TupleExpr &targets, ast::Expr &value);
+  void declareConstant(ast::NameExpr &target, ast::Expr &value);
+
+  // --- NumPy array constants (SemaNumpyConstants.cpp) -----------------------
+  struct NumpyValue;
+  /// Whether a module constant's value calls NumPy or names a constant
+  /// array: it is then an array pykc computes.
+  bool looksLikeConstantArray(const ast::Expr &value);
+  void declareConstantArray(ast::NameExpr &target, ast::Expr &value);
+  std::optional<NumpyValue> evaluateNumpy(ast::Expr &expr);
+  std::optional<NumpyValue> evaluateNumpyCall(ast::CallExpr &call, const std::string &function);
+  std::optional<NumpyValue> evaluateNumpyBinary(ast::BinaryExpr &binary);
+  /// len(A), A.size, A.ndim, A.shape[k], A[i, j] of a constant array at
+  /// module level; empty when `expr` is none of these.
+  std::optional<std::optional<NumpyValue>> evaluateArrayMeasure(ast::Expr &expr);
+  std::optional<NumpyValue> evaluateAstype(ast::CallExpr &call, ast::AttributeExpr &attribute);
+  std::optional<NumpyValue> converted(NumpyValue value, ScalarKind kind, SourceRange range);
+  std::optional<ScalarKind> numpyDtype(ast::Expr &dtype);
+  /// cuda.const.array_like(ARR): the constant array ARR, read from constant
+  /// memory through the local it is assigned to.
+  const Type *checkConstArrayLike(ast::CallExpr &expr);
   void declareFunction(ast::FunctionDef &def);
   /// Decorator, parameters and declared return type; false when the
   /// decorator is unusable and the body is not to be checked. A kernel
@@ -252,6 +275,14 @@ private:
   void assignTupleToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
   /// A local that names an array (SemaViews.cpp).
   void assignViewToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
+  /// The expression an assignment being checked gives its target (one
+  /// element of a tuple display), or null.
+  const ast::Expr *assignedValue_ = nullptr;
+  /// The name an array expression's elements belong to: `m` for `m[i][1:]`,
+  /// a constant one for `a if c else C`; null for none.
+  static const Symbol *rootArraySymbol(const ast::Expr &array);
+  /// Whether `symbol` is, or may name, an array in constant memory.
+  static bool viewsConstantMemory(const Symbol &symbol);
   /// The type a local holding the scalar `current` and now assigned the
   /// scalar `value` has: Numba's unification (NumPy's promote_types), except
   /// that a float local keeps its type.
@@ -284,6 +315,13 @@ private:
   const Type *checkDynamicTupleIndex(ast::SubscriptExpr &expr, const Type *tupleType);
   const Type *checkCall(ast::CallExpr &expr);
   const Type *checkGrid(ast::CallExpr &expr);
+  /// float('inf'), np.float32('nan'): a constant read from the string.
+  /// The value of an extent of cuda.shared.array/cuda.local.array's shape:
+  /// its constant, or that of a local assigned once to a constant, as
+  /// Numba's literal values allow (SemaLocalConstants.cpp). Sets
+  /// `reported` when it said why a local is not one.
+  std::optional<ast::ConstantValue> extentConstant(const ast::Expr &extent, bool &reported);
+  const Type *checkFloatFromString(ast::CallExpr &expr, ast::StringLiteralExpr &text, ScalarKind to);
   const Type *checkCast(ast::CallExpr &expr, ScalarKind to);
   const Type *checkAbs(ast::CallExpr &expr);
   const Type *checkPrint(ast::CallExpr &expr);
@@ -422,8 +460,12 @@ private:
   struct ArrayDefinition {
     ArrayStorage storage;
     std::vector<int64_t> shape;
+    std::shared_ptr<const ConstantArray> constant = nullptr;
   };
   std::optional<ArrayDefinition> pendingArray_;
+  /// The bytes of the module's constant arrays so far: together within
+  /// CUDA's 64 KiB of constant memory.
+  int64_t constantArrayBytes_ = 0;
   /// A device function without a declared return type: the type its return
   /// statements unify to so far, and the first of them of each kind.
   const Type *inferredReturnType_ = nullptr;
@@ -557,6 +599,7 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::GridDim:
   case Builtin::CudaShared:
   case Builtin::CudaLocal:
+  case Builtin::CudaConst:
   case Builtin::CudaAtomic:
     return true;
   default:

@@ -107,13 +107,14 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
   // name where a type is expected (Sema::tupleTypeName).
   if (namesTypes && (name.name == "UniTuple" || name.name == "Tuple") && bound == name.name)
     return true;
-  if (module == "math") {
-    if (auto value = mathConstant(name.name)) {
+  const bool fromNumpy = moduleKind == Builtin::NumpyModule || moduleKind == Builtin::CupyModule;
+  if (module == "math" || fromNumpy) {
+    if (auto value = fromNumpy ? numpyConstant(name.name) : mathConstant(name.name)) {
       addSymbol(moduleScope_, Symbol{SymbolKind::Constant, bound, name.range, types_.float64Type(),
                                      ConstantValue::ofFloat(*value), ScalarKind::Bool, Builtin::None, nullptr, 0});
       return true;
     }
-    if (const MathFunctionInfo *function = mathFunction(name.name)) {
+    if (const MathFunctionInfo *function = fromNumpy ? nullptr : mathFunction(name.name)) {
       Symbol symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
                     Builtin::MathFunction, nullptr, 0};
       symbol.mathFunction = function;

@@ -84,7 +84,9 @@ void Sema::checkAssign(AssignStmt &stmt) {
     for (ExprPtr &value : values->elements)
       valueTypes.push_back(checkValue(*value));
     for (size_t i = 0; i < valueTypes.size(); ++i) {
+      assignedValue_ = values->elements[i].get();
       assignTo(*targets->elements[i], valueTypes[i], values->elements[i]->range());
+      assignedValue_ = nullptr;
       noteGridPositions(*targets->elements[i], *values->elements[i]);
       if (!valueTypes[i]->isError() && targets->elements[i]->type && targets->elements[i]->type->isScalar())
         checkLiteralFits(*values->elements[i], targets->elements[i]->type->scalarKind());
@@ -102,7 +104,9 @@ void Sema::checkAssign(AssignStmt &stmt) {
   for (ExprPtr &target : stmt.targets) {
     auto *division = dyn_cast<BinaryExpr>(stmt.value.get());
     assignedByTrueDivision_ = division && division->op == BinaryOp::Div;
+    assignedValue_ = stmt.value.get();
     assignTo(*target, valueType, stmt.value->range());
+    assignedValue_ = nullptr;
     assignedByTrueDivision_ = false;
     noteGridPositions(*target, *stmt.value);
     // A Python int stored where it does not fit is an error in NumPy 2.
@@ -139,9 +143,14 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
       error(target.range()) << "only array elements can be assigned through '[...]'";
       return;
     }
+    const Symbol *root = rootArraySymbol(*subscript->object);
+    if (root && viewsConstantMemory(*root)) {
+      error(target.range()) << "'" << root->name << "' is a constant array, in constant memory: kernels read it "
+                            << "and cannot store into it; copy it into a local or shared array to change it";
+      return;
+    }
     // A thread's own local array is invisible outside the function.
-    auto *arrayName = dyn_cast<NameExpr>(subscript->object.get());
-    if (!arrayName || !arrayName->symbol || arrayName->symbol->storage != ArrayStorage::Local)
+    if (!root || root->storage != ArrayStorage::Local)
       function_->hasSideEffects = true;
     if (elementType->isArray()) {
       error(target.range()) << "storing into every element of a view ('a[i, :] = v') is not supported yet; store "
@@ -306,7 +315,10 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       target.type = symbol->type;
       return;
     }
-    error(target.range()) << "'" << target.name << "' is a " << (symbol->storage == ArrayStorage::Shared ? "shared" : "local")
+    error(target.range()) << "'" << target.name << "' is a "
+                          << (symbol->storage == ArrayStorage::Shared     ? "shared"
+                              : symbol->storage == ArrayStorage::Constant ? "constant"
+                                                                          : "local")
                           << " array; it cannot be assigned again";
     note(symbol->definition) << "'" << target.name << "' is made here";
     return;
@@ -320,6 +332,7 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     symbol->type = valueType;
     symbol->storage = pendingArray_->storage;
     symbol->fixedShape = pendingArray_->shape;
+    symbol->constantArray = pendingArray_->constant;
     localTypesChanged_ = true;
     target.type = valueType;
     return;

@@ -114,11 +114,35 @@ void Sema::assignViewToName(NameExpr &target, Symbol &symbol, const Type *valueT
                                  symbol.type->isContiguous() && valueType->isContiguous())
                   : valueType;
   symbol.storage = ArrayStorage::View;
+  // A view of a constant array is read-only too (viewsConstantMemory).
+  if (const Symbol *root = assignedValue_ ? rootArraySymbol(*assignedValue_) : nullptr;
+      root && viewsConstantMemory(*root))
+    symbol.namesConstantMemory = true;
   if (unified != symbol.type) {
     symbol.type = unified;
     localTypesChanged_ = true;
   }
   target.type = symbol.type;
+}
+
+const Symbol *Sema::rootArraySymbol(const Expr &array) {
+  const Expr *e = &array;
+  while (auto *subscript = dyn_cast<SubscriptExpr>(e))
+    e = subscript->object.get();
+  if (auto *conditional = dyn_cast<ConditionalExpr>(e)) {
+    // Either branch: a constant one makes the whole read-only.
+    const Symbol *thenRoot = rootArraySymbol(*conditional->thenValue);
+    if (thenRoot && viewsConstantMemory(*thenRoot))
+      return thenRoot;
+    return rootArraySymbol(*conditional->elseValue);
+  }
+  auto *name = dyn_cast<NameExpr>(e);
+  return name ? name->symbol : nullptr;
+}
+
+bool Sema::viewsConstantMemory(const Symbol &symbol) {
+  return symbol.storage == ArrayStorage::Constant || symbol.namesConstantMemory ||
+         (symbol.kind == SymbolKind::Constant && symbol.type && symbol.type->isArray());
 }
 
 } // namespace pyk::sema

@@ -9,6 +9,7 @@
 
 #include "AST.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,10 +18,24 @@ namespace pyk {
 
 /// Where an array lives: a kernel's parameters are in global memory; a
 /// local made by cuda.shared.array is the block's, by cuda.local.array the
-/// thread's. A View local holds no elements of its own: it names another
-/// array or a view of one (`row = a[i]`, `src = dst`), and may be
-/// assigned again.
-enum class ArrayStorage { Global, Shared, Local, View };
+/// thread's; a NumPy array constant of the module (and a local made by
+/// cuda.const.array_like of one) is in constant memory. A View local holds
+/// no elements of its own: it names another array or a view of one
+/// (`row = a[i]`, `src = dst`), and may be assigned again.
+enum class ArrayStorage { Global, Shared, Local, Constant, View };
+
+/// A NumPy array that pykc computed from a module constant's expression
+/// (SemaNumpyConstants.cpp): `PRICES = np.array([...], dtype=np.float32)`.
+struct ConstantArray {
+  ScalarKind dtype = ScalarKind::Float64;
+  std::vector<int64_t> shape;
+  /// Row-major; each already of dtype (rounded to float32, wrapped to the
+  /// integer's width, bool as Bool).
+  std::vector<ast::ConstantValue> elements;
+  /// The module constant's name: the one copy in constant memory is named
+  /// after it.
+  std::string name;
+};
 
 enum class SymbolKind {
   Parameter, ///< a kernel or device-function parameter
@@ -75,10 +90,16 @@ struct Symbol {
   ThreadPosition position = {};
   /// Tuple constants (`SHAPE = (16, 16)`): the elements' values.
   std::vector<ast::ConstantValue> tupleConstant = {};
-  /// Array locals (cuda.shared.array, cuda.local.array): where, and the
-  /// constant shape.
+  /// Array locals (cuda.shared.array, cuda.local.array), and constant
+  /// arrays: where, and the constant shape.
   ArrayStorage storage = ArrayStorage::Global;
+  /// View locals: some value given to it is (part of) a constant array, so
+  /// stores through it are errors.
+  bool namesConstantMemory = false;
   std::vector<int64_t> fixedShape = {};
+  /// Constant arrays (module constants, and locals made by
+  /// cuda.const.array_like): the values.
+  std::shared_ptr<const ConstantArray> constantArray = nullptr;
   /// Builtin::MathFunction (imported with `from math import sqrt`): which.
   const MathFunctionInfo *mathFunction = nullptr;
   /// Signature constants (`sig = "void(float32[:])"`, `SIGS = [...]`): the

@@ -26,6 +26,8 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <cstring>
+
 namespace pyk::ir {
 namespace {
 
@@ -185,7 +187,15 @@ void Lowering::run() {
   FirstUseFinder finder;
   finder.body(info_.def->body);
   loopScoped_ = finder.loopScoped();
+  // Constant arrays read by name: variables of the function that all
+  // refer to the program's one copy.
+  for (const Symbol *array : info_.constantArrays)
+    vars_[array] = constantArrayVariable(*array);
   for (const Symbol *local : info_.locals) {
+    if (local->type->isArray() && local->storage == ArrayStorage::Constant) {
+      vars_[local] = constantArrayVariable(*local); // c = cuda.const.array_like(PRICES)
+      continue;
+    }
     if (local->type->isArray() && local->storage == ArrayStorage::View) {
       Variable *var = function_.addLocal(local->name, toIRType(local->type), local->definition);
       var->memory = Variable::Memory::View;
@@ -223,6 +233,42 @@ void Lowering::run() {
   }
   function_.body = std::move(hoisted);
   block(info_.def->body, function_.body);
+}
+
+/// A variable in constant memory holding a module's constant array.
+Variable *Lowering::constantArrayVariable(const Symbol &symbol) {
+  Variable *var = function_.addLocal(symbol.name, toIRType(symbol.type), symbol.definition);
+  var->memory = Variable::Memory::Constant;
+  var->fixedShape = symbol.fixedShape;
+  var->constantName = symbol.constantArray->name;
+  for (const ast::ConstantValue &element : symbol.constantArray->elements) {
+    switch (symbol.constantArray->dtype) {
+    case ScalarKind::Float32: {
+      const float single = static_cast<float>(element.floatValue);
+      uint32_t bits;
+      std::memcpy(&bits, &single, sizeof bits);
+      var->constantBits.push_back(bits);
+      break;
+    }
+    case ScalarKind::Float64: {
+      uint64_t bits;
+      std::memcpy(&bits, &element.floatValue, sizeof bits);
+      var->constantBits.push_back(bits);
+      break;
+    }
+    case ScalarKind::Bool:
+      var->constantBits.push_back(element.boolValue ? 1 : 0);
+      break;
+    default: {
+      // Two's complement, cut to the element's width.
+      const unsigned width = byteWidth(symbol.constantArray->dtype) * 8;
+      const uint64_t bits = static_cast<uint64_t>(element.intValue);
+      var->constantBits.push_back(width == 64 ? bits : bits & ((uint64_t(1) << width) - 1));
+      break;
+    }
+    }
+  }
+  return var;
 }
 
 /// A local holding a tuple is one hidden local per element.
@@ -306,7 +352,8 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
   case ast::NodeKind::AssignStmt: {
     auto &a = cast<ast::AssignStmt>(s);
     if (auto *call = dyn_cast<ast::CallExpr>(a.value.get());
-        call && (call->function == Builtin::SharedArray || call->function == Builtin::LocalArray))
+        call && (call->function == Builtin::SharedArray || call->function == Builtin::LocalArray ||
+                 call->function == Builtin::ConstArrayLike))
       return; // The array local exists for the whole function.
     if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
       return unpack(*targets, *a.value, s.range(), out);

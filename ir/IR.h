@@ -61,10 +61,12 @@ public:
   /// DynamicShared: cuda.shared.array(0, T), the launch's dynamic shared
   /// memory (every such array of a kernel starts at the same address, as
   /// in CUDA and Numba), one extent of shared bytes / sizeof(T).
+  /// Constant: a NumPy array constant of the module, computed by pykc,
+  /// read-only, one copy in the program's constant memory.
   /// View: a local that names (part of) another array, in any memory: its
   /// data pointer, extents and strides are values that Declare and Assign
   /// give it from an ArrayView.
-  enum class Memory { Global, Shared, Local, DynamicShared, View };
+  enum class Memory { Global, Shared, Local, DynamicShared, Constant, View };
   Variable(Kind kind, std::string name, Type type, SourceRange range)
       : kind(kind), name(std::move(name)), type(type), range(range) {}
 
@@ -85,10 +87,19 @@ public:
   Memory memory = Memory::Global;
   std::vector<int64_t> fixedShape;
   bool isView() const { return memory == Memory::View; }
-  /// cuda.shared.array / cuda.local.array: storage for the whole function.
+  /// cuda.shared.array, cuda.local.array, a constant array: storage for
+  /// the whole function, with a shape known to the compiler (but dynamic
+  /// shared memory's).
   bool isArrayLocal() const {
-    return memory == Memory::Shared || memory == Memory::Local || memory == Memory::DynamicShared;
+    return memory == Memory::Shared || memory == Memory::Local || memory == Memory::DynamicShared ||
+           memory == Memory::Constant;
   }
+  /// Constant arrays: the elements, row-major, as their bits in memory
+  /// (float32 or float64 bits, integers in two's complement, bool 0 or 1),
+  /// and the name of the program's one copy (variables of several
+  /// functions share it).
+  std::vector<uint64_t> constantBits;
+  std::string constantName;
   /// Bytes of one element times every extent (array locals).
   int64_t fixedBytes() const {
     int64_t bytes = byteWidth(type.scalar);

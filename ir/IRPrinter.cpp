@@ -44,7 +44,10 @@ public:
     for (const Variable *var : f.variables()) {
       if (!var->isArrayLocal())
         continue;
-      os_.indent(2) << (var->memory == Variable::Memory::Local ? "local %" : "shared %") << var->name << ": "
+      os_.indent(2) << (var->memory == Variable::Memory::Local      ? "local %"
+                        : var->memory == Variable::Memory::Constant ? "constant %"
+                                                                    : "shared %")
+                    << var->name << ": "
                     << var->type.str() << " [";
       for (size_t axis = 0; axis < var->fixedShape.size(); ++axis)
         os_ << (axis ? ", " : "") << var->fixedShape[axis];

@@ -52,6 +52,7 @@ public:
 private:
   /// A local holding a tuple is one hidden local per element.
   void declareTupleLocal(const Symbol &local, bool declaredInline, StmtList &hoisted);
+  Variable *constantArrayVariable(const Symbol &symbol);
 
   /// t = (a, b): each element to its local, through temporaries when a
   /// value reads an element the assignment changes (t = (t[1], t[0])).

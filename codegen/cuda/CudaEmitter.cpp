@@ -19,6 +19,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <functional>
 #include <set>
 #include <unordered_map>
@@ -144,6 +145,13 @@ private:
       if (!var->isArrayLocal())
         continue;
       line(var->range);
+      if (var->memory == Variable::Memory::Constant) {
+        // The program's one copy, in constant memory (constantArrays).
+        const std::string element = cudaScalarType(var->type.scalar);
+        os_.indent(4) << "[[maybe_unused]] " << element << "* " << names_.nameOf(var) << " = (" << element << "*)"
+                      << constantArrayName(*var) << ";\n";
+        continue;
+      }
       if (var->memory == Variable::Memory::DynamicShared) {
         helpers_.insert(Helper::DynamicShared);
         const std::string element = cudaScalarType(var->type.scalar);
@@ -774,6 +782,70 @@ private:
     }
   }
 
+public:
+  /// The C++ name of the program's copy of a constant array.
+  static std::string constantArrayName(const Variable &var) { return "pyk_const_" + var.constantName; }
+
+  /// A NumPy array constant as a __constant__ array at file scope. Finite
+  /// floats are written as literals; an array holding an infinity or a NaN
+  /// is written as the elements' bits, which a static initialiser can hold
+  /// (__int_as_float cannot be called there).
+  static void constantArray(const Variable &var, llvm::raw_ostream &os) {
+    const ScalarKind kind = var.type.scalar;
+    bool finite = true;
+    if (isFloat(kind))
+      for (uint64_t bits : var.constantBits)
+        finite = finite && std::isfinite(valueOfBits(bits, kind));
+    const bool asBits = !finite;
+    std::string element = cudaScalarType(kind);
+    if (asBits)
+      element = kind == ScalarKind::Float32 ? "uint32_t" : "uint64_t";
+    os << "__constant__ " << element << " " << constantArrayName(var) << "[";
+    for (size_t axis = 0; axis < var.fixedShape.size(); ++axis)
+      os << (axis ? " * " : "") << var.fixedShape[axis];
+    os << "] = {";
+    for (size_t i = 0; i < var.constantBits.size(); ++i) {
+      os << (i ? ", " : "") << (i % 8 == 0 ? "\n    " : "");
+      const uint64_t bits = var.constantBits[i];
+      if (asBits) {
+        char buffer[32];
+        std::snprintf(buffer, sizeof buffer, kind == ScalarKind::Float32 ? "0x%08llxu" : "0x%016llxull",
+                      static_cast<unsigned long long>(bits));
+        os << buffer;
+      } else if (isFloat(kind)) {
+        os << floatConstant(valueOfBits(bits, kind), kind == ScalarKind::Float64).text;
+      } else if (kind == ScalarKind::Bool) {
+        os << (bits ? "true" : "false");
+      } else {
+        const unsigned width = byteWidth(kind) * 8;
+        const bool isSigned = isSignedInteger(kind);
+        int64_t value = static_cast<int64_t>(bits);
+        if (isSigned && width < 64 && (bits >> (width - 1)) & 1)
+          value = static_cast<int64_t>(bits | ~((uint64_t(1) << width) - 1));
+        if (!isSigned)
+          os << bits << (width == 64 ? "ull" : "u");
+        else if (value == INT64_MIN)
+          os << "(-9223372036854775807ll - 1)";
+        else
+          os << value << (width == 64 ? "ll" : "");
+      }
+    }
+    os << "\n};\n";
+  }
+
+private:
+  static double valueOfBits(uint64_t bits, ScalarKind kind) {
+    if (kind == ScalarKind::Float32) {
+      const uint32_t narrow = static_cast<uint32_t>(bits);
+      float value;
+      std::memcpy(&value, &narrow, sizeof value);
+      return value;
+    }
+    double value;
+    std::memcpy(&value, &bits, sizeof value);
+    return value;
+  }
+
   static Code floatConstant(double value, bool isDouble) {
     if (std::isnan(value))
       return {isDouble ? "__longlong_as_double(0x7ff8000000000000ll)" : "__int_as_float(0x7fc00000)", Postfix};
@@ -838,6 +910,14 @@ void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_os
     FunctionEmitter(*function, module, options, kernelStream, helpers).emit();
   }
   emitHelpers(helpers, os);
+  // NumPy array constants: one copy each, whichever functions read it.
+  std::set<std::string> constants;
+  for (const auto &function : module.functions)
+    for (const Variable *var : function->variables())
+      if (var->memory == Variable::Memory::Constant && constants.insert(var->constantName).second) {
+        os << "\n";
+        FunctionEmitter::constantArray(*var, os);
+      }
   os << kernels;
 }
 

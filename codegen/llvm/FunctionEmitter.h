@@ -143,6 +143,7 @@ private:
   void allocateArrayLocals();
 
   ArrayValue dynamicSharedArray(const Variable *var, llvm::Value *data, llvm::Value *bytes);
+  llvm::GlobalVariable *constantArray(const Variable &var);
 
   /// CPU device: a dynamic shared array is the block context's shared
   /// memory (CpuBlockContext::sharedMemory and sharedBytes).

@@ -38,7 +38,7 @@ struct LLVMEmitOptions {
 };
 
 /// The NVPTX address spaces pyk uses.
-enum AddressSpace : unsigned { Generic = 0, Global = 1, Shared = 3, Local = 5 };
+enum AddressSpace : unsigned { Generic = 0, Global = 1, Shared = 3, Const = 4, Local = 5 };
 
 /// Builds the LLVM module of `module` for `options.target` (the caller sets
 /// the triple and data layout of its target machine). Requires verified IR;

@@ -71,7 +71,9 @@ void FunctionEmitter::allocateArrayLocals() {
   for (const Variable *var : function_.variables()) {
     auto *arrayType = llvm::ArrayType::get(memoryType(var->type.scalar, context_),
                                            static_cast<uint64_t>(var->fixedBytes() / byteWidth(var->type.scalar)));
-    if (var->memory == Variable::Memory::Local) {
+    if (var->memory == Variable::Memory::Constant) {
+      arrays_[var] = fixedArray(var, constantArray(*var));
+    } else if (var->memory == Variable::Memory::Local) {
       llvm::AllocaInst *storage = builder_.CreateAlloca(arrayType, nullptr, var->name);
       storage->setAlignment(llvm::Align(16));
       arrays_[var] = fixedArray(var, storage);
@@ -98,6 +100,33 @@ void FunctionEmitter::allocateArrayLocals() {
       arrays_[var] = fixedArray(var, global);
     }
   }
+}
+
+/// The program's one copy of a NumPy array constant: in constant memory
+/// (.const) on the GPU, a read-only global on the CPU device.
+llvm::GlobalVariable *FunctionEmitter::constantArray(const Variable &var) {
+  const std::string name = "pyk_const_" + var.constantName;
+  if (llvm::GlobalVariable *existing = module_.getNamedGlobal(name))
+    return existing;
+  llvm::Type *element = memoryType(var.type.scalar, context_);
+  auto *arrayType = llvm::ArrayType::get(element, var.constantBits.size());
+  std::vector<llvm::Constant *> elements;
+  const unsigned width = static_cast<unsigned>(element->getPrimitiveSizeInBits());
+  for (uint64_t bits : var.constantBits) {
+    if (element->isIntegerTy()) {
+      elements.push_back(llvm::ConstantInt::get(llvm::IntegerType::get(context_, width), bits));
+      continue;
+    }
+    const llvm::fltSemantics &semantics =
+        element->isFloatTy() ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble();
+    elements.push_back(llvm::ConstantFP::get(context_, llvm::APFloat(semantics, llvm::APInt(width, bits))));
+  }
+  const unsigned space = target_ == LLVMTarget::NVPTX ? AddressSpace::Const : AddressSpace::Generic;
+  auto *global = new llvm::GlobalVariable(module_, arrayType, true, llvm::GlobalValue::InternalLinkage,
+                                          llvm::ConstantArray::get(arrayType, elements), name, nullptr,
+                                          llvm::GlobalValue::NotThreadLocal, space);
+  global->setAlignment(llvm::Align(16));
+  return global;
 }
 
 ArrayValue FunctionEmitter::dynamicSharedArray(const Variable *var, llvm::Value *data, llvm::Value *bytes) {

@@ -45,7 +45,7 @@ Interval registerRange(const SpecialReg &reg) {
 
 std::optional<int64_t> fixedExtent(const ArrayDim &dim) {
   const Variable *array = dim.array;
-  if (array->memory == Variable::Memory::Shared || array->memory == Variable::Memory::Local)
+  if (!array->fixedShape.empty())
     return array->fixedShape[dim.axis];
   return std::nullopt;
 }

@@ -72,7 +72,7 @@ private:
   }
 
   std::optional<int64_t> fixedExtent(const Variable *array, unsigned axis) const {
-    if (array->memory == Variable::Memory::Shared || array->memory == Variable::Memory::Local)
+    if (!array->fixedShape.empty())
       return array->fixedShape[axis];
     return std::nullopt;
   }

@@ -28,7 +28,7 @@ private:
       if (lower && *lower >= 0)
         continue;
       const SourceRange at = index->loc().isValid() ? index->loc() : loc;
-      const bool fixed = array->memory == Variable::Memory::Shared || array->memory == Variable::Memory::Local;
+      const bool fixed = !array->fixedShape.empty();
       auto *constant = dyn_cast<Constant>(index.get());
       if (constant && fixed) {
         // x[-1] of a shared or local array: its last element, known now.

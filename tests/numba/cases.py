@@ -250,6 +250,20 @@ CASES = [
          pyk_expected={"out": lambda inputs: np.stack(
              [np.trunc(inputs[0]), np.trunc(inputs[0] * np.float32(2.5)), np.trunc(inputs[0]) + 1,
               np.full(N, 7), np.trunc(inputs[0])], 1)}),
+    # --- numba/kernels/module_level.pyk: module level as files have it ------
+    Case("numba/kernels/module_level.pyk", "unpacked_constants", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, -1000, 1000), zeros(np.int64, (N, 4))]),
+    Case("numba/kernels/module_level.pyk", "float_constants", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), zeros(np.float32, (N, 6)), zeros(np.float64, (N, 8))],
+         note="np.pi, float('inf') ... are weak like literals: float32 * TWO_PI stays float32 in pyk "
+              "(LANGUAGE.md, Types); float32 tolerance"),
+    Case("numba/kernels/module_level.pyk", "local_constant_shapes", 2, 32,
+         lambda rng: [floats(rng, np.float32, N - 5), zeros(np.float32, (N - 5, 2))]),
+    Case("numba/kernels/module_level.pyk", "constant_arrays", 2, 32,
+         lambda rng: [ints(rng, np.int32, N, 0, 1000), zeros(np.float32, (N, 5)), zeros(np.float64, (N, 3)),
+                      zeros(np.int64, (N, 4))]),
+    Case("numba/kernels/module_level.pyk", "return_none", 2, 32,
+         lambda rng: [floats(rng, np.float32, N - 5), zeros(np.float32, N)]),
     # --- numba/kernels/builtins.pyk -----------------------------------------
     Case("numba/kernels/builtins.pyk", "casts", 2, 32,
          lambda rng: [with_zeros(floats(rng, np.float64, N, -100, 100)), floats(rng, np.float32, N, -100, 100),
