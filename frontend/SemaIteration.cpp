@@ -228,11 +228,6 @@ bool Sema::classifyIterable(Expr &expr, Iterable &out) {
   const Type *type = checkValue(expr);
   if (type->isError())
     return false;
-  if (type->isArray() && type->rank() != 1) {
-    error(expr.range()) << "a 'for' loop over the rows of a " << type->rank()
-                        << "-dimensional array is not supported yet; loop over range(...) and index the array";
-    return false;
-  }
   if (!type->isArray() && !type->isTuple()) {
     error(expr.range()) << "a 'for' loop iterates over range(...), an array, a tuple, enumerate(...) or "
                            "zip(...), not "

@@ -229,6 +229,8 @@ CASES = [
     Case("numba/kernels/views.pyk", "swapped_parameters", 1, 64,
          lambda rng: [ints(rng, np.int32, 64, -100, 100), zeros(np.int32, 64), np.int64(5)]),
     Case("numba/kernels/views.pyk", "constant_views", 2, 32, lambda rng: [zeros(np.float32, N)]),
+    Case("numba/kernels/views.pyk", "row_loops", 2, 32,
+         lambda rng: [floats(rng, np.float64, (5, 7)), zeros(np.float64, (N, 2))]),
     Case("numba/kernels/views.pyk", "shared_views", 2, 64,
          lambda rng: [floats(rng, np.float32, 128), zeros(np.float32, 128)]),
     # --- numba/kernels/accepted.pyk -----------------------------------------
