@@ -19,6 +19,13 @@ namespace pyk::sema {
 using namespace ast;
 using llvm::dyn_cast;
 
+namespace {
+
+/// The .pyk file's name without its directories, as messages name it.
+std::string baseName(const std::string &path) { return path.substr(path.find_last_of('/') + 1); }
+
+} // namespace
+
 std::vector<Signature> Sema::buildSignatures(const FunctionDef &def) {
   auto it = options_.signatures.find(def.name);
   if (it == options_.signatures.end())
@@ -53,9 +60,8 @@ void Sema::checkBuildSignatureNames() {
     const Symbol *symbol = lookupGlobal(name);
     if (symbol && (symbol->kind == SymbolKind::Function || (symbol->type && symbol->type->isError())))
       continue; // A device function's is reported with its decorator; a rejected definition's already was.
-    const std::string &file = realDiags_->file().name();
     error(SourceRange(realDiags_->file().locForOffset(0)))
-        << "the build gives a signature for '" << name << "', but " << file.substr(file.find_last_of('/') + 1)
+        << "the build gives a signature for '" << name << "', but " << baseName(realDiags_->file().name())
         << " defines no kernel '" << name << "'";
   }
 }
@@ -134,8 +140,7 @@ void Sema::reportUntypedKernel(const FunctionDef &def, const std::vector<const T
     ++index;
   }
   const std::string signature = "void(" + types + ")";
-  const std::string &path = realDiags_->file().name();
-  const std::string file = path.substr(path.find_last_of('/') + 1);
+  const std::string file = baseName(realDiags_->file().name());
   std::string missing;
   size_t missingCount = 0;
   index = 0;

@@ -751,6 +751,8 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     function->maxRegisters = functionInfo.options.maxRegisters;
     if (!functionInfo.returnType->isTuple())
       function->returnType = toIRType(functionInfo.returnType);
+    for (const Symbol *param : functionInfo.params)
+      function->pykParameterTypes.push_back(param->type->str());
     for (const Symbol *param : functionInfo.params) {
       if (!param->type->isTuple()) {
         function->addParam(param->name, toIRType(param->type), param->definition);

@@ -701,6 +701,10 @@ public:
   /// a failed check stores in the record.
   bool checked = false;
   std::vector<Variable *> params;
+  /// The parameters' types as the .pyk file writes them ("float32[:, :]",
+  /// "(int64, int64)"), one per parameter of the source (a tuple is one),
+  /// for what the generated code says about the function.
+  std::vector<std::string> pykParameterTypes;
   /// Device functions that return a tuple: one scalar result per element,
   /// after the parameters (addResult); their returnType is void.
   std::vector<Variable *> results;

@@ -163,16 +163,8 @@ std::string launchDeclarations(const Module &module, const HostEmitOptions &opti
     // One of several versions (a signature each): say which, in .pyk types.
     if (function->symbol != kernelSymbol(function->name)) {
       os << ", its version for (";
-      for (size_t i = 0; i < function->params.size(); ++i) {
-        const ir::Type &type = function->params[i]->type;
-        os << (i ? ", " : "") << scalarName(type.scalar);
-        if (type.isArray()) {
-          os << "[";
-          for (unsigned axis = 0; axis < type.rank; ++axis)
-            os << (axis ? ", :" : ":");
-          os << "]";
-        }
-      }
+      for (size_t i = 0; i < function->pykParameterTypes.size(); ++i)
+        os << (i ? ", " : "") << function->pykParameterTypes[i];
       os << ")";
     }
     os << "; asynchronous on a GPU.\n";
