@@ -283,6 +283,9 @@ private:
   static const Symbol *rootArraySymbol(const ast::Expr &array);
   /// Whether `symbol` is, or may name, an array in constant memory.
   static bool viewsConstantMemory(const Symbol &symbol);
+  /// A view a `while` condition would make is made once, before the loop
+  /// (ASTToIRViews.cpp): an error until views are made where they are used.
+  void rejectViewsInWhileCondition(const ast::Expr &condition);
   /// The type a local holding the scalar `current` and now assigned the
   /// scalar `value` has: Numba's unification (NumPy's promote_types), except
   /// that a float local keeps its type.

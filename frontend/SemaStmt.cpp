@@ -472,7 +472,8 @@ void Sema::checkLoopBody(StmtList &body, SourceRange loop) {
 
 void Sema::checkWhile(WhileStmt &stmt) {
   statementValue_ = stmt.condition.get();
-  checkValue(*stmt.condition);
+  if (!checkValue(*stmt.condition)->isError())
+    rejectViewsInWhileCondition(*stmt.condition);
   requireCondition(*stmt.condition, "a 'while' condition");
   const std::set<const Symbol *> guardedBefore = guarded_;
   for (const Symbol *symbol : guardsOf(*stmt.condition))

@@ -7,6 +7,7 @@
 // without gaps (contiguous), which decides how it may be passed on.
 //
 //===----------------------------------------------------------------------===//
+#include "ASTWalk.h"
 #include "SemaImpl.h"
 
 namespace pyk::sema {
@@ -24,7 +25,19 @@ bool hasUnitStep(const SliceExpr &slice) {
                          slice.step->constant->intValue == 1);
 }
 
-bool isWhole(const SliceExpr &slice) { return !slice.lower && !slice.upper && hasUnitStep(slice); }
+bool isWhole(const SliceExpr &slice) {
+  return !slice.lower && !slice.upper && hasUnitStep(slice);
+}
+
+/// Whether an element read through `view` indexes its array directly
+/// (a[i][j], a[:, j][i]): every index an integer or a plain ':'. Lowering
+/// makes no view for those (ASTToIRViews.cpp, accessThrough).
+bool indexesArrayDirectly(const SubscriptExpr &view) {
+  for (const ExprPtr &index : view.indices)
+    if (auto *slice = dyn_cast<SliceExpr>(index.get()); slice && (slice->lower || slice->upper || slice->step))
+      return false;
+  return true;
+}
 
 } // namespace
 
@@ -109,10 +122,9 @@ void Sema::assignViewToName(NameExpr &target, Symbol &symbol, const Type *valueT
                       << "', which holds " << symbol.type->str();
     return;
   }
-  const Type *unified =
-      symbol.type ? types_.array(valueType->scalarKind(), valueType->rank(),
-                                 symbol.type->isContiguous() && valueType->isContiguous())
-                  : valueType;
+  const Type *unified = symbol.type ? types_.array(valueType->scalarKind(), valueType->rank(),
+                                                   symbol.type->isContiguous() && valueType->isContiguous())
+                                    : valueType;
   symbol.storage = ArrayStorage::View;
   // A view of a constant array is read-only too (viewsConstantMemory).
   if (const Symbol *root = assignedValue_ ? rootArraySymbol(*assignedValue_) : nullptr;
@@ -123,6 +135,34 @@ void Sema::assignViewToName(NameExpr &target, Symbol &symbol, const Type *valueT
     localTypesChanged_ = true;
   }
   target.type = symbol.type;
+}
+
+void Sema::rejectViewsInWhileCondition(const Expr &condition) {
+  auto report = [&](const Expr &view) {
+    error(view.range()) << "a view in a 'while' condition is not supported yet: the condition runs before each "
+                           "iteration; name the view with a local, assigned before the loop and where it changes";
+  };
+  auto visit = [&](const Expr &e, auto &self) -> void {
+    if ((isa<SubscriptExpr>(e) || isa<ConditionalExpr>(e)) && e.type && e.type->isArray())
+      return report(e);
+    if (auto *subscript = dyn_cast<SubscriptExpr>(&e)) {
+      // An element through views that index their array directly.
+      const Expr *object = subscript->object.get();
+      for (auto *view = dyn_cast<SubscriptExpr>(object);
+           view && view->type && view->type->isArray() && indexesArrayDirectly(*view);
+           view = dyn_cast<SubscriptExpr>(object)) {
+        for (const ExprPtr &index : view->indices)
+          self(*index, self);
+        object = view->object.get();
+      }
+      self(*object, self);
+      for (const ExprPtr &index : subscript->indices)
+        self(*index, self);
+      return;
+    }
+    forEachChild(e, [&](const Expr &child) { self(child, self); });
+  };
+  visit(condition, visit);
 }
 
 const Symbol *Sema::rootArraySymbol(const Expr &array) {

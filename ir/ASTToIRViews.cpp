@@ -26,7 +26,9 @@ ExprPtr constant64(int64_t value, SourceRange loc) {
   return std::make_unique<Constant>(loc, i64, value, static_cast<double>(value));
 }
 
-const Constant *asConstant(const ExprPtr &e) { return dyn_cast<Constant>(e.get()); }
+const Constant *asConstant(const ExprPtr &e) {
+  return dyn_cast<Constant>(e.get());
+}
 
 ExprPtr binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs, SourceRange loc) {
   const Constant *a = asConstant(lhs);
@@ -66,22 +68,19 @@ ExprPtr select(ExprPtr condition, ExprPtr thenValue, ExprPtr elseValue, SourceRa
   return std::make_unique<Select>(loc, std::move(condition), std::move(thenValue), std::move(elseValue));
 }
 
-/// A pure int64 expression, copied (the view's arithmetic reads bounds and
-/// extents several times; each is a constant, a variable or an extent).
-ExprPtr copy(const Expr &e) {
-  if (auto *c = dyn_cast<Constant>(&e))
-    return constant64(c->intValue, c->loc());
-  if (auto *ref = dyn_cast<VarRef>(&e))
-    return std::make_unique<VarRef>(ref->loc(), ref->var);
-  if (auto *dim = dyn_cast<ArrayDim>(&e))
-    return std::make_unique<ArrayDim>(dim->loc(), dim->array, dim->axis);
+} // namespace
+
+/// A pure int64 expression, copied: the view's arithmetic reads bounds,
+/// extents and strides several times, each a stable value (copyOfStable)
+/// or arithmetic on them.
+ExprPtr Lowering::copyOfViewArithmetic(const Expr &e) {
+  if (ExprPtr stable = copyOfStable(e))
+    return stable;
   if (auto *stride = dyn_cast<ArrayStride>(&e))
     return std::make_unique<ArrayStride>(stride->loc(), stride->array, stride->axis);
   auto &b = cast<Binary>(e);
-  return std::make_unique<Binary>(b.loc(), b.op, copy(*b.lhs), copy(*b.rhs));
+  return std::make_unique<Binary>(b.loc(), b.op, copyOfViewArithmetic(*b.lhs), copyOfViewArithmetic(*b.rhs));
 }
-
-} // namespace
 
 /// An index of a view's axis: counted from the end where negative.
 ExprPtr Lowering::viewIndex(const ast::Expr &index, const Variable *array, unsigned axis) {
@@ -119,16 +118,15 @@ AxisSlice Lowering::sliceAxis(const ast::SliceExpr &slice, const Variable *array
       return binary(BinaryOp::Max, binary(BinaryOp::Add, n(), std::move(value), loc), constant64(low, loc), loc);
     if (asConstant(value))
       return binary(BinaryOp::Min, std::move(value), binary(BinaryOp::Add, n(), constant64(high, loc), loc), loc);
-    ExprPtr negative = less(copy(*value), constant64(0, loc), loc);
+    ExprPtr negative = less(copyOfViewArithmetic(*value), constant64(0, loc), loc);
     ExprPtr fromEnd =
-        binary(BinaryOp::Max, binary(BinaryOp::Add, n(), copy(*value), loc), constant64(low, loc), loc);
+        binary(BinaryOp::Max, binary(BinaryOp::Add, n(), copyOfViewArithmetic(*value), loc), constant64(low, loc), loc);
     ExprPtr fromStart =
         binary(BinaryOp::Min, std::move(value), binary(BinaryOp::Add, n(), constant64(high, loc), loc), loc);
     return select(std::move(negative), std::move(fromEnd), std::move(fromStart), loc);
   };
   auto up = [&](ExprPtr lower, ExprPtr upper) -> std::pair<ExprPtr, ExprPtr> {
-    return {lower ? clamp(std::move(lower), 0, 0) : constant64(0, loc),
-            upper ? clamp(std::move(upper), 0, 0) : n()};
+    return {lower ? clamp(std::move(lower), 0, 0) : constant64(0, loc), upper ? clamp(std::move(upper), 0, 0) : n()};
   };
   auto down = [&](ExprPtr lower, ExprPtr upper) -> std::pair<ExprPtr, ExprPtr> {
     return {lower ? clamp(std::move(lower), -1, -1) : binary(BinaryOp::Sub, n(), constant64(1, loc), loc),
@@ -138,18 +136,20 @@ AxisSlice Lowering::sliceAxis(const ast::SliceExpr &slice, const Variable *array
   ExprPtr upper = slice.upper ? bound(slice.upper, "pyk_stop") : nullptr;
   // ceil(distance / |step|) for a positive distance, else 0.
   auto length = [&](const Expr &from, const Expr &to, ExprPtr magnitude) {
-    ExprPtr distance = binary(BinaryOp::Max, binary(BinaryOp::Sub, copy(to), copy(from), loc), constant64(0, loc), loc);
+    ExprPtr distance =
+        binary(BinaryOp::Max, binary(BinaryOp::Sub, copyOfViewArithmetic(to), copyOfViewArithmetic(from), loc),
+               constant64(0, loc), loc);
     if (const Constant *m = asConstant(magnitude); m && m->intValue == 1)
       return distance;
-    ExprPtr rounded = binary(BinaryOp::Sub, binary(BinaryOp::Add, std::move(distance), copy(*magnitude), loc),
-                             constant64(1, loc), loc);
+    ExprPtr rounded =
+        binary(BinaryOp::Sub, binary(BinaryOp::Add, std::move(distance), copyOfViewArithmetic(*magnitude), loc),
+               constant64(1, loc), loc);
     return ExprPtr(std::make_unique<Binary>(loc, BinaryOp::FloorDiv, std::move(rounded), std::move(magnitude)));
   };
   AxisSlice result;
   if (constantStep) {
-    auto [start, stop] = constantStep->intValue > 0
-                             ? up(std::move(lower), std::move(upper))
-                             : down(std::move(lower), std::move(upper));
+    auto [start, stop] =
+        constantStep->intValue > 0 ? up(std::move(lower), std::move(upper)) : down(std::move(lower), std::move(upper));
     start = viewOperand(std::move(start), "pyk_start");
     stop = viewOperand(std::move(stop), "pyk_stop");
     const int64_t magnitude = constantStep->intValue > 0 ? constantStep->intValue : -constantStep->intValue;
@@ -160,15 +160,17 @@ AxisSlice Lowering::sliceAxis(const ast::SliceExpr &slice, const Variable *array
     return result;
   }
   // A step known only at run time: both directions, chosen by its sign.
-  auto positive = [&] { return less(constant64(0, loc), copy(*step), loc); };
-  auto [upStart, upStop] = up(lower ? copy(*lower) : nullptr, upper ? copy(*upper) : nullptr);
+  auto positive = [&] { return less(constant64(0, loc), copyOfViewArithmetic(*step), loc); };
+  auto [upStart, upStop] =
+      up(lower ? copyOfViewArithmetic(*lower) : nullptr, upper ? copyOfViewArithmetic(*upper) : nullptr);
   auto [downStart, downStop] = down(std::move(lower), std::move(upper));
   ExprPtr start = viewOperand(select(positive(), std::move(upStart), std::move(downStart), loc), "pyk_start");
   ExprPtr stop = viewOperand(select(positive(), std::move(upStop), std::move(downStop), loc), "pyk_stop");
-  ExprPtr magnitude = viewOperand(
-      select(positive(), copy(*step), binary(BinaryOp::Sub, constant64(0, loc), copy(*step), loc), loc),
-      "pyk_step_size");
-  ExprPtr upLength = length(*start, *stop, copy(*magnitude));
+  ExprPtr magnitude =
+      viewOperand(select(positive(), copyOfViewArithmetic(*step),
+                         binary(BinaryOp::Sub, constant64(0, loc), copyOfViewArithmetic(*step), loc), loc),
+                  "pyk_step_size");
+  ExprPtr upLength = length(*start, *stop, copyOfViewArithmetic(*magnitude));
   ExprPtr downLength = length(*stop, *start, std::move(magnitude));
   result.length = select(positive(), std::move(upLength), std::move(downLength), loc);
   result.start = std::move(start);
