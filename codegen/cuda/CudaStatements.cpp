@@ -1,0 +1,216 @@
+//===- CudaStatements.cpp - IR statements as CUDA C++ ---------------------===//
+//
+// Every statement is preceded by a `#line` directive naming its .pyk line,
+// so cuda-gdb steps through the .pyk file.
+//
+//===----------------------------------------------------------------------===//
+#include "CudaFunctionEmitter.h"
+
+#include "IRWalk.h"
+
+#include "llvm/Support/Casting.h"
+
+#include <cstdio>
+#include <functional>
+
+namespace pyk::cuda {
+
+using llvm::cast;
+using namespace ir;
+
+void FunctionEmitter::block(const StmtList &body, unsigned depth) {
+  // Where each variable is last read, once per block: asking each
+  // declaration to search the rest of the block is quadratic.
+  BlockState &state = blocks_.emplace_back();
+  std::function<void(const Expr &)> visit;
+  size_t index = 0;
+  visit = [&](const Expr &e) {
+    if (auto *ref = llvm::dyn_cast<VarRef>(&e))
+      state.lastRead[ref->var] = index;
+    forEachOperand(e, visit);
+  };
+  for (index = 0; index < body.size(); ++index)
+    forEachExpr(*body[index], visit);
+  for (size_t i = 0; i < body.size(); ++i) {
+    blocks_.back().current = i;
+    stmt(*body[i], depth);
+  }
+  blocks_.pop_back();
+}
+
+void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
+  line(s.loc());
+  os_.indent(depth * 4);
+  switch (s.kind()) {
+  case NodeKind::Declare: {
+    auto &d = cast<Declare>(s);
+    if (d.var->isView())
+      return viewLocal(*d.var, d.init.get(), true, depth);
+    // nvcc warns about locals that are never read; the .pyk file may
+    // well have them.
+    if (!readLater(d.var))
+      os_ << "[[maybe_unused]] ";
+    os_ << cudaScalarType(d.var->type.scalar) << " " << names_.nameOf(d.var);
+    if (d.init)
+      os_ << " = " << expr(*d.init).text;
+    os_ << ";\n";
+    return;
+  }
+  case NodeKind::Assign: {
+    auto &a = cast<Assign>(s);
+    if (a.var->isView())
+      return viewLocal(*a.var, a.value.get(), false, depth);
+    os_ << names_.nameOf(a.var) << " = " << expr(*a.value).text << ";\n";
+    return;
+  }
+  case NodeKind::ArrayStore: {
+    auto &st = cast<ArrayStore>(s);
+    if (isChecked(st.boundsChecks)) {
+      os_ << "pyk_store<" << cudaScalarType(st.array->type.scalar) << ">("
+          << checkedElement(st.array, st.indices, st.boundsChecks) << ", " << expr(*st.value).text << ");\n";
+      return;
+    }
+    os_ << element(st.array, st.indices) << " = " << expr(*st.value).text << ";\n";
+    return;
+  }
+  case NodeKind::If:
+    return ifStmt(cast<If>(s), depth);
+  case NodeKind::While: {
+    auto &loop = cast<While>(s);
+    os_ << "while (" << expr(*loop.condition).text << ") {\n";
+    loopBody(loop.body, nullptr, depth + 1);
+    os_.indent(depth * 4) << "}\n";
+    return;
+  }
+  case NodeKind::ForRange:
+    return forRange(cast<ForRange>(s), depth);
+  case NodeKind::Print:
+    return print(cast<Print>(s));
+  case NodeKind::Break:
+    os_ << "break;\n";
+    return;
+  case NodeKind::Continue:
+    os_ << "continue;\n";
+    return;
+  case NodeKind::Assert: {
+    auto &a = cast<Assert>(s);
+    if (function_.checked)
+      os_ << "if (!" << wrap(expr(*a.condition), Prefix) << ")\n"
+          << std::string((depth + 1) * 4, ' ') << "pyk_check_failed(pyk_check, " << a.check << "u, 0, 0);\n";
+    else
+      os_ << "// assert (checked mode only)\n";
+    return;
+  }
+  case NodeKind::Evaluate:
+    os_ << expr(*cast<Evaluate>(s).call).text << ";\n";
+    return;
+  case NodeKind::Return:
+    if (const ExprPtr &value = cast<Return>(s).value)
+      os_ << "return " << expr(*value).text << ";\n";
+    else
+      os_ << "return;\n";
+    return;
+#define PYK_IR_EXPR(Name) case NodeKind::Name:
+#include "IRNodes.def"
+    return;
+  }
+}
+
+/// A loop's body, knowing which variables change from one iteration to the
+/// next (see hasNarrowOffset).
+void FunctionEmitter::loopBody(const StmtList &body, const Variable *counter, unsigned depth) {
+  std::set<const Variable *> outer = loopVariables_;
+  if (counter)
+    loopVariables_.insert(counter);
+  loopVariables_.merge(assignedVariables(body));
+  block(body, depth);
+  loopVariables_ = std::move(outer);
+}
+
+/// for (int64_t i = start; i < stop; ++i), or `i > stop; --i` for a step
+/// of -1; any other step goes to countedForRange.
+void FunctionEmitter::forRange(const ForRange &s, unsigned depth) {
+  if (!s.hasUnitStep())
+    return countedForRange(s, depth);
+  const std::string &i = names_.nameOf(s.var);
+  const std::string stop = wrap(expr(*s.stop), Relational + 1);
+  const bool ascending = cast<Constant>(*s.step).intValue == 1;
+  os_ << "for (" << cudaScalarType(s.var->type.scalar) << " " << i << " = " << expr(*s.start).text << "; " << i
+      << (ascending ? " < " : " > ") << stop << "; " << (ascending ? "++" : "--") << i << ") {\n";
+  loopBody(s.body, s.var, depth + 1);
+  os_.indent(depth * 4) << "}\n";
+}
+
+/// Any other step: `v += step` could overshoot stop and wrap around the
+/// type's end, so the loop counts Python's len(range(...)) down instead;
+/// nvcc still sees a loop whose trip count it knows, and unrolls it.
+///   {
+///       int64_t v = start;
+///       for (auto pyk_left_v = pyk_range_length<int64_t>(v, stop, step); pyk_left_v != 0;
+///            --pyk_left_v, v = pyk_range_next<int64_t>(v, step)) {
+void FunctionEmitter::countedForRange(const ForRange &s, unsigned depth) {
+  helpers_.insert(Helper::RangeLength);
+  const std::string &v = names_.nameOf(s.var);
+  const std::string type = cudaScalarType(s.var->type.scalar);
+  const std::string step = expr(*s.step).text, left = "pyk_left_" + v;
+  os_ << "{\n";
+  os_.indent((depth + 1) * 4) << type << " " << v << " = " << expr(*s.start).text << ";\n";
+  os_.indent((depth + 1) * 4) << "for (auto " << left << " = pyk_range_length<" << type << ">(" << v << ", "
+                              << expr(*s.stop).text << ", " << step << "); " << left << " != 0; --" << left
+                              << ", " << v << " = pyk_range_next<" << type << ">(" << v << ", " << step
+                              << ")) {\n";
+  loopBody(s.body, s.var, depth + 2);
+  os_.indent((depth + 1) * 4) << "}\n";
+  os_.indent(depth * 4) << "}\n";
+}
+
+/// printf("...", values): bools as "True"/"False", integers as (unsigned)
+/// long long, floats as double.
+void FunctionEmitter::print(const Print &s) {
+  std::string literal;
+  for (char c : s.format()) {
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\')
+      literal += std::string("\\") + c;
+    else if (c == '\n')
+      literal += "\\n";
+    else if (byte < 0x20 || byte == 0x7f) {
+      char octal[5];
+      std::snprintf(octal, sizeof octal, "\\%03o", byte);
+      literal += octal;
+    } else
+      literal += c;
+  }
+  os_ << "printf(\"" << literal << "\"";
+  for (const Print::Part &part : s.parts) {
+    if (!part.value)
+      continue;
+    const ScalarKind kind = part.value->type().scalar;
+    if (kind == ScalarKind::Bool)
+      os_ << ", " << wrap(expr(*part.value), LogicalOr) << " ? \"True\" : \"False\"";
+    else
+      os_ << ", (" << (isFloat(kind) ? "double" : isUnsignedInteger(kind) ? "unsigned long long" : "long long")
+          << ")" << wrap(expr(*part.value), Prefix);
+  }
+  os_ << ");\n";
+}
+
+/// An elif chain prints flat, as `} else if (...) {`, in a loop: its
+/// length costs neither indentation nor stack.
+void FunctionEmitter::ifStmt(const If &first, unsigned depth) {
+  const If *s = &first;
+  os_ << "if (" << expr(*s->condition).text << ") {\n";
+  block(s->thenBody, depth + 1);
+  for (; const If *next = s->elseIf(); s = next) {
+    line(next->loc());
+    os_.indent(depth * 4) << "} else if (" << expr(*next->condition).text << ") {\n";
+    block(next->thenBody, depth + 1);
+  }
+  if (!s->elseBody.empty()) {
+    os_.indent(depth * 4) << "} else {\n";
+    block(s->elseBody, depth + 1);
+  }
+  os_.indent(depth * 4) << "}\n";
+}
+
+} // namespace pyk::cuda
