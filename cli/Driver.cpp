@@ -17,6 +17,7 @@
 #include "llvm/IR/Verifier.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
 #include <chrono>
 #include <optional>
 
@@ -53,26 +54,32 @@ Result internalError(Result result, std::string what) {
   return result;
 }
 
-/// The module's optimised LLVM IR for the GPU architecture `arch`, and its
-/// target; null (a diagnostic or an internal error recorded in `result`)
-/// when that fails.
-struct GpuModule {
+/// A module's LLVM IR for one target, and the target.
+struct TargetModule {
   std::unique_ptr<llvm::TargetMachine> machine;
   std::unique_ptr<llvm::Module> module;
 };
-std::optional<GpuModule> optimizedGpuModule(const ir::Module &module, const Options &options, const std::string &arch,
-                                            llvm::LLVMContext &context, DiagnosticEngine &diags, Result &result) {
-  auto machine = timed(result.times, "NVPTX target set-up", [&] {
-    return llvmgen::createNVPTXTargetMachine(arch, options.optLevel, options.fuseMultiplyAdd);
-  });
+
+/// The LLVM steps every target takes, in one place: the target machine,
+/// the module emitted from the IR and verified, libdevice where the GPU
+/// code calls it, then LLVM's optimisation (left out with `optimize`
+/// false: pykc --emit=llvm -O0 shows the IR as emitted). Null (a
+/// diagnostic or an internal error recorded in `result`) when one fails.
+/// `what` names the target in the stage times ("" for the GPU).
+std::optional<TargetModule> targetModule(const ir::Module &module, const Options &options,
+                                         llvm::Expected<std::unique_ptr<llvm::TargetMachine>> machine,
+                                         llvm::LLVMContext &context, llvmgen::LLVMTarget target, bool optimize,
+                                         DiagnosticEngine &diags, Result &result) {
+  const std::string what = target == llvmgen::LLVMTarget::NVPTX ? "" : " (CPU device)";
   if (!machine) {
     diags.error(SourceRange()) << llvm::toString(machine.takeError());
     result.status = Status::CompileError;
     return std::nullopt;
   }
-  std::unique_ptr<llvm::Module> llvmModule = timed(result.times, "LLVM IR generation", [&] {
+  std::unique_ptr<llvm::Module> llvmModule = timed(result.times, "LLVM IR generation" + what, [&] {
     llvmgen::LLVMEmitOptions llvmOptions;
-    llvmOptions.lineInfo = options.lineInfo;
+    llvmOptions.target = target;
+    llvmOptions.lineInfo = options.lineInfo && target == llvmgen::LLVMTarget::NVPTX;
     std::unique_ptr<llvm::Module> emitted = llvmgen::emitLLVMModule(module, context, llvmOptions);
     llvmgen::prepareModule(*emitted, **machine);
     return emitted;
@@ -80,10 +87,12 @@ std::optional<GpuModule> optimizedGpuModule(const ir::Module &module, const Opti
   std::string verifierMessage;
   llvm::raw_string_ostream verifierStream(verifierMessage);
   if (llvm::verifyModule(*llvmModule, &verifierStream)) {
-    result = internalError(std::move(result), "the generated LLVM IR is invalid:\n" + verifierMessage);
+    result = internalError(std::move(result), "the generated LLVM IR" + what + " is invalid:\n" + verifierMessage);
     return std::nullopt;
   }
-  if (llvmgen::needsLibdevice(*llvmModule)) {
+  if (!optimize)
+    return TargetModule{std::move(*machine), std::move(llvmModule)};
+  if (target == llvmgen::LLVMTarget::NVPTX && llvmgen::needsLibdevice(*llvmModule)) {
     StageTimer timer(result.times, "libdevice linking");
     if (llvm::Error error = llvmgen::linkLibdevice(*llvmModule, llvmgen::defaultLibdevicePath(), false)) {
       diags.error(SourceRange()) << llvm::toString(std::move(error));
@@ -92,17 +101,28 @@ std::optional<GpuModule> optimizedGpuModule(const ir::Module &module, const Opti
     }
   }
   {
-    StageTimer timer(result.times, "LLVM optimisation (O" + std::to_string(options.optLevel) + ")");
+    StageTimer timer(result.times, "LLVM optimisation (O" + std::to_string(options.optLevel) + ")" + what);
     llvmgen::optimizeModule(*llvmModule, **machine, options.optLevel);
   }
-  return GpuModule{std::move(*machine), std::move(llvmModule)};
+  return TargetModule{std::move(*machine), std::move(llvmModule)};
+}
+
+/// The module's LLVM IR for the GPU architecture `arch`.
+std::optional<TargetModule> gpuModule(const ir::Module &module, const Options &options, const std::string &arch,
+                                      llvm::LLVMContext &context, bool optimize, DiagnosticEngine &diags,
+                                      Result &result) {
+  auto machine = timed(result.times, "NVPTX target set-up", [&] {
+    return llvmgen::createNVPTXTargetMachine(arch, options.optLevel, options.fuseMultiplyAdd);
+  });
+  return targetModule(module, options, std::move(machine), context, llvmgen::LLVMTarget::NVPTX, optimize, diags,
+                      result);
 }
 
 /// The module's PTX for `arch`, or null (recorded in `result`).
 std::optional<std::string> ptxFor(const ir::Module &module, const Options &options, const std::string &arch,
                                   DiagnosticEngine &diags, Result &result) {
   llvm::LLVMContext context;
-  std::optional<GpuModule> gpu = optimizedGpuModule(module, options, arch, context, diags, result);
+  std::optional<TargetModule> gpu = gpuModule(module, options, arch, context, true, diags, result);
   if (!gpu)
     return std::nullopt;
   llvm::Expected<std::string> ptx =
@@ -121,27 +141,13 @@ Result emitHostFiles(const ir::Module &module, const Options &options, Diagnosti
                      Result result) {
   auto machine =
       timed(result.times, "host target set-up", [&] { return llvmgen::createHostTargetMachine(options.optLevel); });
-  if (!machine) {
-    diags.error(SourceRange()) << llvm::toString(machine.takeError());
-    result.status = Status::CompileError;
-    return result;
-  }
   llvm::LLVMContext context;
-  std::unique_ptr<llvm::Module> cpuModule = timed(result.times, "LLVM IR generation (CPU device)", [&] {
-    llvmgen::LLVMEmitOptions llvmOptions;
-    llvmOptions.target = llvmgen::LLVMTarget::Host;
-    std::unique_ptr<llvm::Module> emitted = llvmgen::emitLLVMModule(module, context, llvmOptions);
-    llvmgen::prepareModule(*emitted, **machine);
-    return emitted;
-  });
-  std::string verifierMessage;
-  llvm::raw_string_ostream verifierStream(verifierMessage);
-  if (llvm::verifyModule(*cpuModule, &verifierStream))
-    return internalError(std::move(result), "the generated LLVM IR for the CPU device is invalid:\n" + verifierMessage);
-  timed(result.times, "LLVM optimisation (CPU device)",
-        [&] { llvmgen::optimizeModule(*cpuModule, **machine, options.optLevel); });
+  std::optional<TargetModule> cpu = targetModule(module, options, std::move(machine), context,
+                                                 llvmgen::LLVMTarget::Host, true, diags, result);
+  if (!cpu)
+    return result;
   llvm::Expected<std::string> object =
-      timed(result.times, "object emission (CPU device)", [&] { return llvmgen::emitObject(*cpuModule, **machine); });
+      timed(result.times, "object emission (CPU device)", [&] { return llvmgen::emitObject(*cpu->module, *cpu->machine); });
   if (!object)
     return internalError(std::move(result), llvm::toString(object.takeError()));
 
@@ -194,7 +200,8 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
   std::string arch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
   llvm::LLVMContext context;
   if (options.emit == EmitKind::Llvm) {
-    std::optional<GpuModule> gpu = optimizedGpuModule(module, options, arch, context, diags, result);
+    // -O0: the LLVM IR as the emitter wrote it, before any LLVM pass.
+    std::optional<TargetModule> gpu = gpuModule(module, options, arch, context, options.optLevel > 0, diags, result);
     if (gpu)
       gpu->module->print(out, nullptr);
     return result;
@@ -255,8 +262,21 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
   if (diags.hasErrors())
     return failed();
 
+  ir::LowerOptions lowerOptions;
+  lowerOptions.checkEveryKernel = options.checked;
+  lowerOptions.remarks = options.remarks;
+  if (!options.printIrAfter.empty())
+    lowerOptions.afterPass = [&](std::string_view pass, const ir::Module &lowered) {
+      const auto &wanted = options.printIrAfter;
+      if (std::find(wanted.begin(), wanted.end(), "all") == wanted.end() &&
+          std::find(wanted.begin(), wanted.end(), pass) == wanted.end())
+        return;
+      llvm::raw_string_ostream dump(result.irDumps);
+      dump << "// --- IR after " << pass << " ---\n";
+      ir::printModule(lowered, dump);
+    };
   llvm::Expected<std::unique_ptr<ir::Module>> ir = timed(result.times, "IR lowering and passes", [&] {
-    return ir::lowerAndOptimize(*info, file, diags, options.checked, options.remarks);
+    return ir::lowerAndOptimize(*info, file, diags, lowerOptions);
   });
   if (!ir)
     return internalError(std::move(result), llvm::toString(ir.takeError()));

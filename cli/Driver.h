@@ -43,6 +43,8 @@ struct Options {
   bool checked = false;
   /// Report, as remarks, which checks of checked mode were kept or elided.
   bool remarks = false;
+  /// Dump the IR after these passes (pykc --print-ir-after; "all": every one).
+  std::vector<std::string> printIrAfter;
   std::string compilerVersion;
   /// NAME of NAME.pyk, for the files --emit=host writes.
   std::string baseName;
@@ -72,6 +74,8 @@ struct Result {
   /// A compiler bug's description, when status is InternalError.
   std::string internalError;
   StageTimes times;
+  /// The IR after each pass --print-ir-after names, for stderr.
+  std::string irDumps;
   /// The files the compiled file imports (ModuleImports.h): the
   /// diagnostics point into them, so they live as long as the result.
   std::unique_ptr<ImportedFiles> imports;

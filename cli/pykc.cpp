@@ -10,6 +10,7 @@
 #include "DiagnosticVerifier.h"
 #include "Diagnostics.h"
 #include "Driver.h"
+#include "Lower.h"
 #include "NVPTXTarget.h"
 #include "OutputFiles.h"
 
@@ -104,6 +105,12 @@ llvm::cl::opt<std::string> embedPtx("embed-ptx",
                                     llvm::cl::desc("With --emit=host: embed the PTX in <file> (e.g. nvcc's, from the "
                                                    "CUDA C++ backend) instead of compiling the kernels with LLVM"),
                                     llvm::cl::value_desc("file"), llvm::cl::cat(pykCategory));
+
+llvm::cl::list<std::string> printIrAfter(
+    "print-ir-after",
+    llvm::cl::desc("Print the IR to stderr after the IR pass NAME (comma-separated, repeatable), or after every "
+                   "one (all); --print-ir-after=help lists the passes in order"),
+    llvm::cl::value_desc("NAME|all"), llvm::cl::CommaSeparated, llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<bool> verifyMode("verify-diagnostics",
                                llvm::cl::desc("Check the diagnostics against '# expected-error {{...}}' comments "
@@ -233,6 +240,19 @@ int main(int argc, char **argv) {
     return UsageError;
   }
 
+  const std::vector<std::string> passes = pyk::ir::passNames();
+  for (const std::string &named : printIrAfter) {
+    if (named == "all" || std::find(passes.begin(), passes.end(), named) != passes.end())
+      continue;
+    auto &os = named == "help" ? llvm::outs() << "the IR passes, in order:"
+                               : llvm::WithColor::error(llvm::errs(), "pykc")
+                                     << "--print-ir-after: no IR pass is named '" << named << "'; the passes, in order:";
+    for (const std::string &pass : passes)
+      os << " " << pass;
+    os << " (or all)\n";
+    return named == "help" ? Success : UsageError;
+  }
+
   std::vector<std::string> architectures(cubinArchs.begin(), cubinArchs.end());
   if (!arch.empty())
     architectures.push_back(arch);
@@ -281,6 +301,7 @@ int main(int argc, char **argv) {
   options.checked = checked;
   options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());
   options.remarks = remarks;
+  options.printIrAfter.assign(printIrAfter.begin(), printIrAfter.end());
   for (const std::string &given : signatures) {
     const size_t equals = given.find('=');
     const std::string name = llvm::StringRef(given.substr(0, equals)).trim().str();
@@ -307,6 +328,7 @@ int main(int argc, char **argv) {
 
   if (pyk::llvmgen::timePassesEnabled())
     printTimes(result.times);
+  llvm::errs() << result.irDumps;
   if (result.status == pyk::driver::Status::InternalError) {
     pyk::printDiagnostics(llvm::errs(), diags);
     llvm::WithColor::error(llvm::errs(), "pykc") << "internal compiler error: " << result.internalError << "\n";

@@ -1,7 +1,8 @@
 //===- Lower.cpp - The IR pipeline, from checked AST to verified IR -------===//
 //
-// Read top to bottom: each step is one pass, and the IR is verified after
-// each so that a broken pass is caught where it broke the IR.
+// The passes run in the order of one table, and the IR is verified after
+// each so that a broken pass is caught where it broke the IR. After the last
+// pass the backends see primitive operations only (IRStage::Lowered).
 //
 //===----------------------------------------------------------------------===//
 #include "Lower.h"
@@ -15,32 +16,62 @@
 #include "passes/PlanChecks.h"
 #include "passes/WrapNegativeIndices.h"
 
+#include <iterator>
+
 namespace pyk::ir {
+namespace {
+
+/// What a pass may read besides the module.
+struct PassContext {
+  DiagnosticEngine &diags;
+  const LowerOptions &options;
+  /// Where remarks go: null unless asked for.
+  DiagnosticEngine *remarks() const { return options.remarks ? &diags : nullptr; }
+};
+
+struct Pass {
+  /// Its name in pykc --print-ir-after.
+  const char *name;
+  void (*run)(Module &, const PassContext &);
+};
+
+const Pass passes[] = {
+    {"mark-read-only-arrays", [](Module &m, const PassContext &) { markReadOnlyArrays(m); }},
+    {"wrap-negative-indices", [](Module &m, const PassContext &c) { wrapNegativeIndices(m, c.remarks()); }},
+    {"plan-checks",
+     [](Module &m, const PassContext &c) { planChecks(m, c.options.checkEveryKernel, c.remarks()); }},
+    {"bound-local-memory", [](Module &m, const PassContext &) { boundLocalMemory(m); }},
+    {"check-kernel-limits", [](Module &m, const PassContext &c) { checkKernelLimits(m, c.diags); }},
+    // The backends see primitive operations only.
+    {"lower-python-ops", [](Module &m, const PassContext &) { lowerPythonOps(m); }},
+};
+
+} // namespace
+
+std::vector<std::string> passNames() {
+  std::vector<std::string> names = {"ast-to-ir"};
+  for (const Pass &pass : passes)
+    names.emplace_back(pass.name);
+  return names;
+}
 
 llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
-                                                         DiagnosticEngine &diags, bool checkEveryKernel, bool remarks) {
+                                                         DiagnosticEngine &diags, const LowerOptions &options) {
   std::unique_ptr<Module> module = lowerToIR(info, file);
   if (llvm::Error error = verifyModule(*module))
     return error;
+  if (options.afterPass)
+    options.afterPass("ast-to-ir", *module);
 
-  markReadOnlyArrays(*module);
-  if (llvm::Error error = verifyModule(*module))
-    return error;
-  wrapNegativeIndices(*module, remarks ? &diags : nullptr);
-  if (llvm::Error error = verifyModule(*module))
-    return error;
-  planChecks(*module, checkEveryKernel, remarks ? &diags : nullptr);
-  if (llvm::Error error = verifyModule(*module))
-    return error;
-  boundLocalMemory(*module);
-  if (llvm::Error error = verifyModule(*module))
-    return error;
-  checkKernelLimits(*module, diags);
-  // The backends see primitive operations only.
-  lowerPythonOps(*module);
-  if (llvm::Error error = verifyModule(*module, IRStage::Lowered))
-    return error;
-
+  const PassContext context{diags, options};
+  for (const Pass &pass : passes) {
+    pass.run(*module, context);
+    const bool last = &pass == std::prev(std::end(passes));
+    if (llvm::Error error = verifyModule(*module, last ? IRStage::Lowered : IRStage::Lowering))
+      return error;
+    if (options.afterPass)
+      options.afterPass(pass.name, *module);
+  }
   return module;
 }
 
