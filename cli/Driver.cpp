@@ -2,11 +2,11 @@
 #include "Driver.h"
 
 #include "ASTDumper.h"
+#include "CpuDeviceTarget.h"
 #include "CudaEmitter.h"
-#include "HostEmitter.h"
-#include "HostTarget.h"
 #include "IRPrinter.h"
 #include "LLVMEmitter.h"
+#include "LaunchEmitter.h"
 #include "Libdevice.h"
 #include "Lower.h"
 #include "NVPTXTarget.h"
@@ -137,21 +137,21 @@ std::optional<std::string> ptxFor(const ir::Module &module, const Options &optio
 /// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, and a cubin for each
 /// architecture of options.cubinArchs) and NAME.pyk.cpu.o (the CPU device's
 /// code, from the same IR).
-Result emitHostFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
-                     Result result) {
-  auto machine =
-      timed(result.times, "host target set-up", [&] { return llvmgen::createHostTargetMachine(options.optLevel); });
+Result emitLaunchFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
+                       Result result) {
+  auto machine = timed(result.times, "CPU device target set-up",
+                       [&] { return llvmgen::createCpuDeviceTargetMachine(options.optLevel); });
   llvm::LLVMContext context;
-  std::optional<TargetModule> cpu = targetModule(module, options, std::move(machine), context,
-                                                 llvmgen::LLVMTarget::Host, true, diags, result);
+  std::optional<TargetModule> cpu =
+      targetModule(module, options, std::move(machine), context, llvmgen::LLVMTarget::CpuDevice, true, diags, result);
   if (!cpu)
     return result;
-  llvm::Expected<std::string> object =
-      timed(result.times, "object emission (CPU device)", [&] { return llvmgen::emitObject(*cpu->module, *cpu->machine); });
+  llvm::Expected<std::string> object = timed(result.times, "object emission (CPU device)",
+                                             [&] { return llvmgen::emitObject(*cpu->module, *cpu->machine); });
   if (!object)
     return internalError(std::move(result), llvm::toString(object.takeError()));
 
-  host::HostEmitOptions hostOptions;
+  launch::LaunchEmitOptions launchOptions;
   for (const std::string &cubinArch : options.cubinArchs) {
     // The embedded PTX is for the first architecture (or nvcc's); each
     // other one gets PTX of its own, which ptxas assembles.
@@ -168,12 +168,13 @@ Result emitHostFiles(const ir::Module &module, const Options &options, Diagnosti
       result.status = Status::CompileError;
       return result;
     }
-    hostOptions.cubins.emplace_back(cubinArch, std::move(*cubin));
+    launchOptions.cubins.emplace_back(cubinArch, std::move(*cubin));
   }
-  hostOptions.baseName = options.baseName;
-  hostOptions.ptx = std::move(ptx);
-  hostOptions.compilerVersion = options.compilerVersion;
-  host::HostFiles files = timed(result.times, "launch functions", [&] { return host::emitHost(module, hostOptions); });
+  launchOptions.baseName = options.baseName;
+  launchOptions.ptx = std::move(ptx);
+  launchOptions.compilerVersion = options.compilerVersion;
+  launch::LaunchFiles files =
+      timed(result.times, "launch functions", [&] { return launch::emitLaunchCode(module, launchOptions); });
   result.files.emplace_back(options.baseName + ".pyk.h", std::move(files.header));
   result.files.emplace_back(options.baseName + ".pyk.cpp", std::move(files.source));
   result.files.emplace_back(options.baseName + ".pyk.cpu.o", std::move(*object));
@@ -184,7 +185,7 @@ Result emitHostFiles(const ir::Module &module, const Options &options, Diagnosti
 Result emitBackend(const ir::Module &module, const Options &options, DiagnosticEngine &diags, Result result) {
   llvm::raw_string_ostream out(result.output);
   if (options.emit == EmitKind::Host && options.embeddedPtx)
-    return emitHostFiles(module, options, diags, *options.embeddedPtx, std::move(result));
+    return emitLaunchFiles(module, options, diags, *options.embeddedPtx, std::move(result));
   if (options.emit == EmitKind::Cuda) {
     {
       // Its own scope: the time is recorded before `result` is returned.
@@ -214,7 +215,7 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
     return result;
   }
   if (options.emit == EmitKind::Host)
-    return emitHostFiles(module, options, diags, std::move(*ptx), std::move(result));
+    return emitLaunchFiles(module, options, diags, std::move(*ptx), std::move(result));
   llvm::Expected<std::string> cubin = timed(result.times, "ptxas", [&] { return llvmgen::assembleCubin(*ptx, arch); });
   if (!cubin) {
     diags.error(SourceRange()) << llvm::toString(cubin.takeError());
@@ -265,6 +266,7 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
   ir::LowerOptions lowerOptions;
   lowerOptions.checkEveryKernel = options.checked;
   lowerOptions.remarks = options.remarks;
+  lowerOptions.narrowIndices = options.narrowIndices;
   if (!options.printIrAfter.empty())
     lowerOptions.afterPass = [&](std::string_view pass, const ir::Module &lowered) {
       const auto &wanted = options.printIrAfter;
@@ -275,16 +277,14 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
       dump << "// --- IR after " << pass << " ---\n";
       ir::printModule(lowered, dump);
     };
-  llvm::Expected<std::unique_ptr<ir::Module>> ir = timed(result.times, "IR lowering and passes", [&] {
-    return ir::lowerAndOptimize(*info, file, diags, lowerOptions);
-  });
+  llvm::Expected<std::unique_ptr<ir::Module>> ir = timed(
+      result.times, "IR lowering and passes", [&] { return ir::lowerAndOptimize(*info, file, diags, lowerOptions); });
   if (!ir)
     return internalError(std::move(result), llvm::toString(ir.takeError()));
   if (diags.hasErrors())
     return failed();
   for (const auto &imported : result.imports->files)
     (*ir)->importedSourceNames.push_back(imported->name());
-  (*ir)->narrowIndices = options.narrowIndices;
   (*ir)->unitId = options.unitId;
   if (options.emit == EmitKind::Ir) {
     ir::printModule(**ir, out);

@@ -21,9 +21,9 @@
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/WithColor.h"
-#include "llvm/Support/xxhash.h"
 #include "llvm/Support/raw_ostream.h"
 #include "llvm/Support/thread.h"
+#include "llvm/Support/xxhash.h"
 
 #include <algorithm>
 #include <optional>
@@ -40,19 +40,19 @@ llvm::cl::OptionCategory pykCategory("pykc options");
 llvm::cl::opt<std::string> inputFile(llvm::cl::Positional, llvm::cl::desc("<input .pyk file, or - for stdin>"),
                                      llvm::cl::Required, llvm::cl::cat(pykCategory));
 
-llvm::cl::opt<EmitKind> emitKind(
-    "emit", llvm::cl::desc("What to produce"), llvm::cl::init(EmitKind::Cuda),
-    llvm::cl::values(clEnumValN(EmitKind::Tokens, "tokens", "the token stream"),
-                     clEnumValN(EmitKind::Ast, "ast", "the syntax tree, as parsed"),
-                     clEnumValN(EmitKind::Ir, "ir", "pyk's typed kernel IR"),
-                     clEnumValN(EmitKind::Cuda, "cuda", "CUDA C++ source (.cu) (default)"),
-                     clEnumValN(EmitKind::Llvm, "llvm", "optimised LLVM IR for NVPTX"),
-                     clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly, through LLVM's NVPTX backend"),
-                     clEnumValN(EmitKind::Cubin, "cubin", "a cubin, assembled by the CUDA toolkit's ptxas"),
-                     clEnumValN(EmitKind::Host, "host",
-                                "C++ launch functions: NAME.pyk.h, NAME.pyk.cpp (PTX embedded) and "
-                                "NAME.pyk.cpu.o (the CPU device's code), written into the -o directory")),
-    llvm::cl::cat(pykCategory));
+llvm::cl::opt<EmitKind>
+    emitKind("emit", llvm::cl::desc("What to produce"), llvm::cl::init(EmitKind::Cuda),
+             llvm::cl::values(clEnumValN(EmitKind::Tokens, "tokens", "the token stream"),
+                              clEnumValN(EmitKind::Ast, "ast", "the syntax tree, as parsed"),
+                              clEnumValN(EmitKind::Ir, "ir", "pyk's typed kernel IR"),
+                              clEnumValN(EmitKind::Cuda, "cuda", "CUDA C++ source (.cu) (default)"),
+                              clEnumValN(EmitKind::Llvm, "llvm", "optimised LLVM IR for NVPTX"),
+                              clEnumValN(EmitKind::Ptx, "ptx", "PTX assembly, through LLVM's NVPTX backend"),
+                              clEnumValN(EmitKind::Cubin, "cubin", "a cubin, assembled by the CUDA toolkit's ptxas"),
+                              clEnumValN(EmitKind::Host, "host",
+                                         "C++ launch functions: NAME.pyk.h, NAME.pyk.cpp (PTX embedded) and "
+                                         "NAME.pyk.cpu.o (the CPU device's code), written into the -o directory")),
+             llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<std::string> outputFile("o", llvm::cl::desc("Write the output to <file> (default: standard output)"),
                                       llvm::cl::value_desc("file"), llvm::cl::init("-"), llvm::cl::cat(pykCategory));
@@ -62,8 +62,9 @@ llvm::cl::opt<std::string> depFile("depfile",
                                                   "on: the input and every file it imports (for CMake's DEPFILE)"),
                                    llvm::cl::value_desc("file"), llvm::cl::cat(pykCategory));
 
-llvm::cl::opt<std::string> arch("arch", llvm::cl::desc("GPU architecture for llvm/ptx/cubin: sm_75, sm_80 "
-                                                       "(default), sm_86, sm_89, sm_90"),
+llvm::cl::opt<std::string> arch("arch",
+                                llvm::cl::desc("GPU architecture for llvm/ptx/cubin: sm_75, sm_80 "
+                                               "(default), sm_86, sm_89, sm_90"),
                                 llvm::cl::value_desc("sm_XX"), llvm::cl::cat(pykCategory));
 
 llvm::cl::opt<unsigned> optLevel("O", llvm::cl::desc("LLVM optimisation level 0-3 (default 3)"), llvm::cl::Prefix,
@@ -132,8 +133,8 @@ llvm::cl::list<std::string> signatures(
 std::optional<pyk::SourceFile> readInput(const std::string &path) {
   auto buffer = llvm::MemoryBuffer::getFileOrSTDIN(path, /*IsText=*/false, /*RequiresNullTerminator=*/false);
   if (!buffer) {
-    llvm::WithColor::error(llvm::errs(), "pykc") << "cannot read '" << path << "': " << buffer.getError().message()
-                                                 << "\n";
+    llvm::WithColor::error(llvm::errs(), "pykc")
+        << "cannot read '" << path << "': " << buffer.getError().message() << "\n";
     return std::nullopt;
   }
   return pyk::SourceFile(path == "-" ? "<stdin>" : path, (*buffer)->getBuffer().str());
@@ -246,7 +247,8 @@ int main(int argc, char **argv) {
       continue;
     auto &os = named == "help" ? llvm::outs() << "the IR passes, in order:"
                                : llvm::WithColor::error(llvm::errs(), "pykc")
-                                     << "--print-ir-after: no IR pass is named '" << named << "'; the passes, in order:";
+                                     << "--print-ir-after: no IR pass is named '" << named
+                                     << "'; the passes, in order:";
     for (const std::string &pass : passes)
       os << " " << pass;
     os << " (or all)\n";
@@ -259,8 +261,8 @@ int main(int argc, char **argv) {
   for (const std::string &named : architectures) {
     const auto &supported = pyk::llvmgen::supportedArchitectures();
     if (std::find(supported.begin(), supported.end(), named) == supported.end()) {
-      auto &os = llvm::WithColor::error(llvm::errs(), "pykc") << "unknown GPU architecture '" << named
-                                                                 << "'; supported:";
+      auto &os = llvm::WithColor::error(llvm::errs(), "pykc")
+                 << "unknown GPU architecture '" << named << "'; supported:";
       for (const std::string &known : supported)
         os << " " << known;
       os << "\n";
@@ -268,7 +270,8 @@ int main(int argc, char **argv) {
     }
   }
   if (!cubinArchs.empty() && emitKind != EmitKind::Host) {
-    llvm::WithColor::error(llvm::errs(), "pykc") << "--cubin embeds cubins in the launch code: use it with --emit=host\n";
+    llvm::WithColor::error(llvm::errs(), "pykc")
+        << "--cubin embeds cubins in the launch code: use it with --emit=host\n";
     return UsageError;
   }
 
@@ -285,8 +288,8 @@ int main(int argc, char **argv) {
   if (!embedPtx.empty()) {
     auto ptx = llvm::MemoryBuffer::getFile(embedPtx, /*IsText=*/true);
     if (!ptx) {
-      llvm::WithColor::error(llvm::errs(), "pykc") << "cannot read '" << embedPtx << "': " << ptx.getError().message()
-                                                   << "\n";
+      llvm::WithColor::error(llvm::errs(), "pykc")
+          << "cannot read '" << embedPtx << "': " << ptx.getError().message() << "\n";
       return UsageError;
     }
     options.embeddedPtx = (*ptx)->getBuffer().str();

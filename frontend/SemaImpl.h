@@ -1,9 +1,27 @@
 //===- SemaImpl.h - Sema's internal state (private to frontend/) ----------===//
 //
-// One Sema object checks one module. Its work is split by concern into
-// Sema.cpp (module level, functions, decorators), SemaImports.cpp,
-// SemaTypeExpr.cpp (type annotations and signatures), SemaStmt.cpp,
-// SemaUnification.cpp (locals' types) and SemaExpr.cpp.
+// One Sema object checks one module. Its work is split by concern:
+//   Sema.cpp                 module level, functions, decorators
+//   SemaImports.cpp          what names a file's imports bind
+//   SemaModuleJit.cpp        functions compiled by a call at module level
+//   SemaModuleConstants.cpp  module constants as files write them
+//   SemaNumpyConstants.cpp   NumPy arrays computed at compile time
+//   SemaLocalConstants.cpp   locals that are compile-time constants
+//   SemaSignatures.cpp       the signatures given to @cuda.jit
+//   SemaBuildSignatures.cpp  kernel types that come from the build
+//   SemaTypeExpr.cpp         types written in annotations and signatures
+//   SemaInstances.cpp        one definition, several compiled versions
+//   SemaCallGraph.cpp        which function calls which, and in what order
+//   SemaStmt.cpp             statements in kernel bodies
+//   SemaIteration.cpp        `for` over arrays, tuples, enumerate and zip
+//   SemaFlow.cpp             definite assignment across branches and loops
+//   SemaUnification.cpp      one type for all the values of a local
+//   SemaExpr.cpp             names, builtins, subscripts and tuples
+//   SemaViews.cpp            views of arrays: a[i], a[i, :], a[lo:hi:step]
+//   SemaOperators.cpp        arithmetic, comparisons, and/or, if-else
+//   SemaCall.cpp             calls: builtins, casts, math, print
+//   SemaGpu.cpp              shared and local arrays, barriers, atomics
+//   SemaGuards.cpp           accesses by thread position no test bounds
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_FRONTEND_SEMAIMPL_H

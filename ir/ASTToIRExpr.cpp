@@ -183,18 +183,6 @@ ExprPtr Lowering::boolOpValue(const ast::BoolOpExpr &e, size_t first) {
   return std::make_unique<Select>(e.range(), std::move(test), std::move(rest), std::move(chosen));
 }
 
-ExprPtr Lowering::copyOfStable(const Expr &e) {
-  if (auto *c = dyn_cast<Constant>(&e))
-    return std::make_unique<Constant>(c->loc(), c->type(), c->intValue, c->floatValue);
-  if (auto *ref = dyn_cast<VarRef>(&e))
-    return std::make_unique<VarRef>(ref->loc(), ref->var);
-  if (auto *dim = dyn_cast<ArrayDim>(&e))
-    return std::make_unique<ArrayDim>(dim->loc(), dim->array, dim->axis);
-  if (auto *reg = dyn_cast<SpecialReg>(&e))
-    return std::make_unique<SpecialReg>(reg->loc(), reg->reg, reg->axis);
-  return nullptr;
-}
-
 ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
   auto reg = [&](SpecialRegKind kind, unsigned axis) { return std::make_unique<SpecialReg>(e.range(), kind, axis); };
   switch (e.builtin) {

@@ -34,6 +34,18 @@ std::string Type::str() const {
   return element;
 }
 
+ExprPtr copyOfStable(const Expr &e) {
+  if (auto *c = llvm::dyn_cast<Constant>(&e))
+    return std::make_unique<Constant>(c->loc(), c->type(), c->intValue, c->floatValue);
+  if (auto *ref = llvm::dyn_cast<VarRef>(&e))
+    return std::make_unique<VarRef>(ref->loc(), ref->var);
+  if (auto *dim = llvm::dyn_cast<ArrayDim>(&e))
+    return std::make_unique<ArrayDim>(dim->loc(), dim->array, dim->axis);
+  if (auto *reg = llvm::dyn_cast<SpecialReg>(&e))
+    return std::make_unique<SpecialReg>(reg->loc(), reg->reg, reg->axis);
+  return nullptr;
+}
+
 std::string Print::format() const {
   std::string format;
   for (const Part &part : parts) {
@@ -113,6 +125,14 @@ const char *binaryOpName(BinaryOp op) {
     return "min";
   case BinaryOp::Max:
     return "max";
+  case BinaryOp::CDiv:
+    return "cdiv";
+  case BinaryOp::CRem:
+    return "crem";
+  case BinaryOp::CShl:
+    return "cshl";
+  case BinaryOp::CShr:
+    return "cshr";
   }
   return "?";
 }

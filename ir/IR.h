@@ -224,7 +224,15 @@ public:
 ///   Shl/Shr   shifts; a count outside [0, bits) gives 0 (or -1 for Shr of
 ///             a negative value), as in NumPy, not C's undefined behaviour.
 ///   Min/Max   Python's min(a, b) / max(a, b): b if b < a (b > a) else a.
-enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr, Min, Max };
+/// FloorDiv, Mod, Pow, Shl, Shr, Min and Max are Python's: lowerPythonOps
+/// rewrites them (PythonOpFunctions.h), and no backend sees them. What it
+/// writes them with are C's operators, each defined only where C defines
+/// it, which the lowering ensures:
+///   CDiv/CRem integers: C's / and %, truncating; the divisor is never 0,
+///             nor -1 with a signed type's minimum.
+///   CShl/CShr integers: C's << and >> (arithmetic for a signed type); the
+///             count is in [0, bits), and CShl's operands are unsigned.
+enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr, Min, Max, CDiv, CRem, CShl, CShr };
 const char *binaryOpName(BinaryOp op);
 
 class Binary : public Expr {
@@ -236,8 +244,19 @@ public:
   ExprPtr lhs;
   ExprPtr rhs;
   /// Integer FloorDiv and Mod in checked mode: a zero divisor is reported
-  /// and the result is 0.
+  /// and the result is 0 (lowered to a DivisorCheck of the divisor).
   CheckSiteId divisorCheck = NoCheck;
+};
+
+/// Checked mode: reports check `site` when `divisor` is 0; its value is the
+/// divisor's (what Python's // and % then make of it is theirs).
+class DivisorCheck : public Expr {
+public:
+  DivisorCheck(SourceRange loc, ExprPtr divisor, CheckSiteId site)
+      : Expr(NodeKind::DivisorCheck, loc, divisor->type()), divisor(std::move(divisor)), site(site) {}
+  PYK_IR_CLASSOF(DivisorCheck)
+  ExprPtr divisor;
+  CheckSiteId site;
 };
 
 enum class CompareOp { Lt, Le, Gt, Ge, Eq, Ne };
@@ -311,6 +330,9 @@ public:
   /// Checked mode: one site per axis (NoCheck where the index is proven in
   /// bounds); empty when unchecked. A failed check yields 0.
   std::vector<CheckSiteId> boundsChecks;
+  /// pykc --index-bits=32: the element offset is computed in 32 bits
+  /// (markNarrowOffsets decides where).
+  bool narrowOffset = false;
 };
 
 /// The stride of `axis` of a strided array, in elements (int64).
@@ -368,6 +390,11 @@ public:
   std::string name;
   std::vector<ExprPtr> args;
 };
+
+/// A copy of `e` when evaluating it again gives the same value within one
+/// statement (a constant, a variable, an extent, a thread register); null
+/// otherwise.
+ExprPtr copyOfStable(const Expr &e);
 
 class Function;
 
@@ -450,6 +477,8 @@ public:
   ExprPtr compare; // Cas only
   /// As ArrayLoad's: a failed check skips the operation and yields 0.
   std::vector<CheckSiteId> boundsChecks;
+  /// As ArrayLoad's.
+  bool narrowOffset = false;
 };
 
 class Declare : public Stmt {
@@ -481,6 +510,8 @@ public:
   /// As ArrayLoad's: a failed check drops the store (the value is still
   /// evaluated).
   std::vector<CheckSiteId> boundsChecks;
+  /// As ArrayLoad's.
+  bool narrowOffset = false;
 };
 
 class If : public Stmt {
@@ -528,8 +559,8 @@ public:
 
   /// A constant step of 1 (or -1 on a signed counter): `v < stop; ++v`
   /// then never carries v past stop. Any other step can overshoot stop by
-  /// up to step - 1 and wrap around the type's end, so the backends count
-  /// the iterations instead (Python's len(range(...))).
+  /// up to step - 1 and wrap around the type's end, so the loop counts its
+  /// iterations instead (tripCount).
   bool hasUnitStep() const {
     auto *constant = llvm::dyn_cast<Constant>(step.get());
     return constant && (constant->intValue == 1 || (constant->intValue == -1 && isSignedInteger(var->type.scalar)));
@@ -541,6 +572,12 @@ public:
   ExprPtr step;
   int stepSign;
   StmtList body;
+  /// Where the step is not a unit one, lowerPythonOps sets this to Python's
+  /// len(range(start, stop, step)), in the unsigned type of the counter's
+  /// width, evaluated once after the counter takes `start` (it may read the
+  /// counter): the loop then runs that many times, the counter being
+  /// start + k * step (wrapping) on iteration k, and tests nothing else.
+  ExprPtr tripCount;
 };
 
 class Break : public Stmt {

@@ -40,6 +40,9 @@ template <typename F> void rewriteExpr(ExprPtr &slot, F &&f) {
     rewriteExpr(llvm::cast<Binary>(e).lhs, f);
     rewriteExpr(llvm::cast<Binary>(e).rhs, f);
     break;
+  case NodeKind::DivisorCheck:
+    rewriteExpr(llvm::cast<DivisorCheck>(e).divisor, f);
+    break;
   case NodeKind::Compare:
     rewriteExpr(llvm::cast<Compare>(e).lhs, f);
     rewriteExpr(llvm::cast<Compare>(e).rhs, f);
@@ -91,68 +94,76 @@ template <typename F> void rewriteExpr(ExprPtr &slot, F &&f) {
   f(slot);
 }
 
-/// Calls `f(slot)` on every expression slot of `body`, nested statements
-/// included, each expression's operands first.
-template <typename F> void rewriteExprs(StmtList &body, F &&f) {
+/// Calls `f(slot)` on every expression slot of `s` itself, each
+/// expression's operands first: not those of the statements it holds (an
+/// If's condition, a loop's condition or bounds, but not their bodies).
+template <typename F> void rewriteOwnExprs(Stmt &s, F &&f) {
   auto one = [&](ExprPtr &slot) {
     if (slot)
       rewriteExpr(slot, f);
   };
-  for (StmtPtr &s : body) {
-    switch (s->kind()) {
-    case NodeKind::Declare:
-      one(llvm::cast<Declare>(*s).init);
-      break;
-    case NodeKind::Assign:
-      one(llvm::cast<Assign>(*s).value);
-      break;
-    case NodeKind::ArrayStore: {
-      auto &store = llvm::cast<ArrayStore>(*s);
-      for (ExprPtr &index : store.indices)
-        one(index);
-      one(store.value);
-      break;
-    }
-    case NodeKind::If: {
-      auto &branch = llvm::cast<If>(*s);
-      one(branch.condition);
-      rewriteExprs(branch.thenBody, f);
-      rewriteExprs(branch.elseBody, f);
-      break;
-    }
-    case NodeKind::While: {
-      auto &loop = llvm::cast<While>(*s);
-      one(loop.condition);
-      rewriteExprs(loop.body, f);
-      break;
-    }
-    case NodeKind::ForRange: {
-      auto &loop = llvm::cast<ForRange>(*s);
-      one(loop.start);
-      one(loop.stop);
-      one(loop.step);
-      rewriteExprs(loop.body, f);
-      break;
-    }
-    case NodeKind::Print:
-      for (Print::Part &part : llvm::cast<Print>(*s).parts)
-        one(part.value);
-      break;
-    case NodeKind::Evaluate:
-      one(llvm::cast<Evaluate>(*s).call);
-      break;
-    case NodeKind::Assert:
-      one(llvm::cast<Assert>(*s).condition);
-      break;
-    case NodeKind::Return:
-      one(llvm::cast<Return>(*s).value);
-      break;
-    case NodeKind::Break:
-    case NodeKind::Continue:
-      break;
+  switch (s.kind()) {
+  case NodeKind::Declare:
+    one(llvm::cast<Declare>(s).init);
+    break;
+  case NodeKind::Assign:
+    one(llvm::cast<Assign>(s).value);
+    break;
+  case NodeKind::ArrayStore: {
+    auto &store = llvm::cast<ArrayStore>(s);
+    for (ExprPtr &index : store.indices)
+      one(index);
+    one(store.value);
+    break;
+  }
+  case NodeKind::If:
+    one(llvm::cast<If>(s).condition);
+    break;
+  case NodeKind::While:
+    one(llvm::cast<While>(s).condition);
+    break;
+  case NodeKind::ForRange: {
+    auto &loop = llvm::cast<ForRange>(s);
+    one(loop.start);
+    one(loop.stop);
+    one(loop.step);
+    one(loop.tripCount);
+    break;
+  }
+  case NodeKind::Print:
+    for (Print::Part &part : llvm::cast<Print>(s).parts)
+      one(part.value);
+    break;
+  case NodeKind::Evaluate:
+    one(llvm::cast<Evaluate>(s).call);
+    break;
+  case NodeKind::Assert:
+    one(llvm::cast<Assert>(s).condition);
+    break;
+  case NodeKind::Return:
+    one(llvm::cast<Return>(s).value);
+    break;
+  case NodeKind::Break:
+  case NodeKind::Continue:
+    break;
 #define PYK_IR_EXPR(Name) case NodeKind::Name:
 #include "IRNodes.def"
-      break;
+    break;
+  }
+}
+
+/// Calls `f(slot)` on every expression slot of `body`, nested statements
+/// included, each expression's operands first.
+template <typename F> void rewriteExprs(StmtList &body, F &&f) {
+  for (StmtPtr &s : body) {
+    rewriteOwnExprs(*s, f);
+    if (auto *branch = llvm::dyn_cast<If>(s.get())) {
+      rewriteExprs(branch->thenBody, f);
+      rewriteExprs(branch->elseBody, f);
+    } else if (auto *loop = llvm::dyn_cast<While>(s.get())) {
+      rewriteExprs(loop->body, f);
+    } else if (auto *range = llvm::dyn_cast<ForRange>(s.get())) {
+      rewriteExprs(range->body, f);
     }
   }
 }

@@ -83,6 +83,13 @@ public:
       checks({b.divisorCheck});
       return;
     }
+    case NodeKind::DivisorCheck: {
+      auto &d = cast<DivisorCheck>(e);
+      os_ << "divisor";
+      operands({d.divisor.get()});
+      checks({d.site});
+      return;
+    }
     case NodeKind::Compare: {
       auto &c = cast<Compare>(e);
       os_ << compareOpName(c.op) << ":" << c.lhs->type().str();
@@ -147,6 +154,7 @@ public:
       os_ << "load:" << e.type().str() << " %" << l.array->name;
       indices(l.indices);
       checks(l.boundsChecks);
+      narrow(l.narrowOffset);
       return;
     }
     case NodeKind::MathCall: {
@@ -174,6 +182,7 @@ public:
       os_ << "atomic." << atomicOpName(a.op) << ":" << e.type().str() << " %" << a.array->name;
       indices(a.indices);
       checks(a.boundsChecks);
+      narrow(a.narrowOffset);
       if (a.compare) {
         os_ << ", ";
         expr(*a.compare);
@@ -254,6 +263,12 @@ private:
   }
 
   /// Checked mode: " check(#3, -, #4)", one entry per check (NoCheck: "-").
+  /// pykc --index-bits=32: an element offset computed in 32 bits.
+  void narrow(bool narrowOffset) {
+    if (narrowOffset)
+      os_ << " offset32";
+  }
+
   void checks(const std::vector<CheckSiteId> &sites) {
     if (sites.empty() || (sites.size() == 1 && sites[0] == NoCheck))
       return;
@@ -296,6 +311,7 @@ private:
       os_ << "store %" << st.array->name;
       indices(st.indices);
       checks(st.boundsChecks);
+      narrow(st.narrowOffset);
       os_ << " = ";
       expr(*st.value);
       break;
@@ -336,6 +352,10 @@ private:
       expr(*loop.stop);
       os_ << " step ";
       expr(*loop.step);
+      if (loop.tripCount) {
+        os_ << " trips ";
+        expr(*loop.tripCount);
+      }
       os_ << " {" << at(s.loc()) << "\n";
       block(loop.body, depth + 1);
       os_.indent(depth * 2) << "}\n";

@@ -138,12 +138,28 @@ private:
       requireType(e, *b.rhs, e.type(), "rhs");
       const bool bitwise = b.op == BinaryOp::And || b.op == BinaryOp::Or || b.op == BinaryOp::Xor;
       const bool onBools = bitwise || b.op == BinaryOp::Min || b.op == BinaryOp::Max;
+      const bool python = b.op == BinaryOp::FloorDiv || b.op == BinaryOp::Mod || b.op == BinaryOp::Pow ||
+                          b.op == BinaryOp::Shl || b.op == BinaryOp::Shr || b.op == BinaryOp::Min ||
+                          b.op == BinaryOp::Max;
+      const bool integersOnly = b.op == BinaryOp::CDiv || b.op == BinaryOp::CRem || b.op == BinaryOp::CShl ||
+                                b.op == BinaryOp::CShr || b.op == BinaryOp::Shl || b.op == BinaryOp::Shr;
+      if (python && stage_ == IRStage::Lowered)
+        fail(e, std::string("Python's ") + binaryOpName(b.op) + " left after lowerPythonOps");
+      if (!python && b.divisorCheck != NoCheck)
+        fail(e, std::string("a divisor check on ") + binaryOpName(b.op));
       if (!e.type().isScalar() || (e.type().isBool() && !onBools))
         fail(e, "arithmetic on " + e.type().str());
       if (b.op == BinaryOp::Div && !isFloat(e.type().scalar))
         fail(e, "div on a non-float type");
-      if ((bitwise || b.op == BinaryOp::Shl || b.op == BinaryOp::Shr) && isFloat(e.type().scalar))
+      if ((bitwise || integersOnly) && isFloat(e.type().scalar))
         fail(e, std::string(binaryOpName(b.op)) + " on a float type");
+      return;
+    }
+    case NodeKind::DivisorCheck: {
+      auto &d = cast<DivisorCheck>(e);
+      expr(*d.divisor);
+      if (!e.type().isScalar() || !isInteger(e.type().scalar) || e.type().isBool())
+        fail(e, "a divisor check of a non-integer");
       return;
     }
     case NodeKind::Compare: {
@@ -411,6 +427,15 @@ private:
       if (loop.var->kind != Variable::Kind::Local || inScope(loop.var))
         fail(s, "'" + loop.var->name + "' is declared already; a loop declares its variable");
       scopes_.push_back({loop.var});
+      if (loop.tripCount) {
+        expr(*loop.tripCount);
+        const ScalarKind kind = loop.tripCount->type().scalar;
+        if (!loop.tripCount->type().isScalar() || !isUnsignedInteger(kind) ||
+            byteWidth(kind) != byteWidth(loop.var->type.scalar))
+          fail(s, "a trip count that is not the unsigned type of the counter's width");
+      } else if (!loop.hasUnitStep() && stage_ == IRStage::Lowered) {
+        fail(s, "a range with a step other than 1 and no trip count after lowerPythonOps");
+      }
       ++loopDepth_;
       block(loop.body);
       --loopDepth_;

@@ -41,6 +41,8 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
   case NodeKind::Binary:
     f(*llvm::cast<Binary>(e).lhs);
     return f(*llvm::cast<Binary>(e).rhs);
+  case NodeKind::DivisorCheck:
+    return f(*llvm::cast<DivisorCheck>(e).divisor);
   case NodeKind::Compare:
     f(*llvm::cast<Compare>(e).lhs);
     return f(*llvm::cast<Compare>(e).rhs);
@@ -122,6 +124,8 @@ template <typename F> void forEachExpr(const Stmt &s, F &&f) {
     f(*loop.start);
     f(*loop.stop);
     f(*loop.step);
+    if (loop.tripCount)
+      f(*loop.tripCount);
     for (const StmtPtr &inner : loop.body)
       forEachExpr(*inner, f);
     return;
@@ -177,6 +181,53 @@ inline std::set<const Variable *> assignedVariables(const StmtList &body) {
       assigned.insert(range->var);
   });
   return assigned;
+}
+
+/// Whether evaluating `e` when its value is not needed changes nothing a
+/// program can see: it has no effect, cannot fail, and costs little (at most
+/// `budget` nodes; reading memory is not free, and a math function is a
+/// call). A Select or Logical whose unneeded side is such may evaluate it
+/// anyway, without a branch. An integer division may fail (by zero); a
+/// shift past the width has no defined value, which is harmless where the
+/// value is not used.
+inline bool isCheapAndHarmless(const Expr &e, unsigned &budget) {
+  if (budget == 0)
+    return false;
+  --budget;
+  switch (e.kind()) {
+  case NodeKind::Constant:
+  case NodeKind::VarRef:
+  case NodeKind::Cast:
+  case NodeKind::Unary:
+  case NodeKind::Compare:
+  case NodeKind::Logical:
+  case NodeKind::Select:
+  case NodeKind::SpecialReg:
+  case NodeKind::ArrayDim:
+  case NodeKind::ArrayStride:
+    break;
+  case NodeKind::Binary: {
+    const BinaryOp op = llvm::cast<Binary>(e).op;
+    if (op == BinaryOp::CDiv || op == BinaryOp::CRem || op == BinaryOp::FloorDiv || op == BinaryOp::Mod ||
+        op == BinaryOp::Pow)
+      return false;
+    break;
+  }
+  case NodeKind::ArrayView:
+  case NodeKind::ArrayLoad:
+  case NodeKind::WrapIndex:
+  case NodeKind::MathCall:
+  case NodeKind::Call:
+  case NodeKind::GpuOp:
+  case NodeKind::Atomic:
+  case NodeKind::DivisorCheck:
+#define PYK_IR_STMT(Name) case NodeKind::Name:
+#include "IRNodes.def"
+    return false;
+  }
+  bool harmless = true;
+  forEachOperand(e, [&](const Expr &operand) { harmless = harmless && isCheapAndHarmless(operand, budget); });
+  return harmless;
 }
 
 /// Whether `e`, or an expression within it, reads one of `variables`.

@@ -12,6 +12,7 @@
 #include "passes/BoundLocalMemory.h"
 #include "passes/CheckKernelLimits.h"
 #include "passes/LowerPythonOps.h"
+#include "passes/MarkNarrowOffsets.h"
 #include "passes/MarkReadOnlyArrays.h"
 #include "passes/PlanChecks.h"
 #include "passes/WrapNegativeIndices.h"
@@ -38,10 +39,10 @@ struct Pass {
 const Pass passes[] = {
     {"mark-read-only-arrays", [](Module &m, const PassContext &) { markReadOnlyArrays(m); }},
     {"wrap-negative-indices", [](Module &m, const PassContext &c) { wrapNegativeIndices(m, c.remarks()); }},
-    {"plan-checks",
-     [](Module &m, const PassContext &c) { planChecks(m, c.options.checkEveryKernel, c.remarks()); }},
+    {"plan-checks", [](Module &m, const PassContext &c) { planChecks(m, c.options.checkEveryKernel, c.remarks()); }},
     {"bound-local-memory", [](Module &m, const PassContext &) { boundLocalMemory(m); }},
     {"check-kernel-limits", [](Module &m, const PassContext &c) { checkKernelLimits(m, c.diags); }},
+    {"mark-narrow-offsets", [](Module &m, const PassContext &) { markNarrowOffsets(m); }},
     // The backends see primitive operations only.
     {"lower-python-ops", [](Module &m, const PassContext &) { lowerPythonOps(m); }},
 };
@@ -58,6 +59,7 @@ std::vector<std::string> passNames() {
 llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
                                                          DiagnosticEngine &diags, const LowerOptions &options) {
   std::unique_ptr<Module> module = lowerToIR(info, file);
+  module->narrowIndices = options.narrowIndices;
   if (llvm::Error error = verifyModule(*module))
     return error;
   if (options.afterPass)

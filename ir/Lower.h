@@ -20,6 +20,8 @@ struct LowerOptions {
   bool checkEveryKernel = false;
   /// Report the guard analysis's remarks into the diagnostics.
   bool remarks = false;
+  /// pykc --index-bits=32 (Module::narrowIndices).
+  bool narrowIndices = false;
   /// Called with each pass's name and the verified IR after it, the first
   /// time after the AST's lowering ("ast-to-ir"): pykc --print-ir-after.
   std::function<void(std::string_view pass, const Module &)> afterPass;

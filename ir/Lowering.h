@@ -138,11 +138,6 @@ private:
   /// for its value, which is the same one: Sema allows no effects in it.
   ExprPtr boolOpValue(const ast::BoolOpExpr &e, size_t first);
 
-  /// A copy of `e` when evaluating it again gives the same value within one
-  /// statement (a constant, a variable, an extent, a thread register);
-  /// null otherwise.
-  static ExprPtr copyOfStable(const Expr &e);
-
   ExprPtr attribute(const ast::AttributeExpr &e);
 
   ExprPtr subscript(const ast::SubscriptExpr &e);

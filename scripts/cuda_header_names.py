@@ -56,7 +56,7 @@ import tempfile
 
 # What pyk's CUDA C++ includes (CudaEmitter.cpp, CudaHelpers.cpp; nvcc adds
 # cuda_runtime.h itself), and what its host launch code includes
-# (HostEmitter.cpp): there a kernel's or parameter's name meets the macros of
+# (LaunchEmitter.cpp): there a kernel's or parameter's name meets the macros of
 # the C++ standard library (`errno`).
 PROBE = "#include <cstdint>\n#include <cstdio>\n#include <type_traits>\n#include <pyk/pyk.h>\n"
 RUNTIME_INCLUDE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "runtime", "include")

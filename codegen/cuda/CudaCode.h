@@ -22,6 +22,7 @@ enum Precedence : int {
   BitAnd = 7,
   Equality = 8,
   Relational = 9,
+  Shift = 11,
   Additive = 12,
   Multiplicative = 13,
   Prefix = 15,

@@ -113,12 +113,12 @@ void FunctionEmitter::arrayLocals() {
       const std::string element = cudaScalarType(var->type.scalar);
       os_.indent(4) << element << "* " << names_.nameOf(var) << " = (" << element << "*)pyk_dynamic_shared;\n";
       line(var->range);
-      os_.indent(4) << "const int64_t " << names_.extentOf(var, 0) << " = (int64_t)(pyk_dynamic_shared_bytes() / sizeof("
-                    << element << "));\n";
+      os_.indent(4) << "const int64_t " << names_.extentOf(var, 0)
+                    << " = (int64_t)(pyk_dynamic_shared_bytes() / sizeof(" << element << "));\n";
       continue;
     }
-    os_.indent(4) << (var->memory == Variable::Memory::Shared ? "__shared__ " : "")
-                  << cudaScalarType(var->type.scalar) << " " << names_.nameOf(var) << "[";
+    os_.indent(4) << (var->memory == Variable::Memory::Shared ? "__shared__ " : "") << cudaScalarType(var->type.scalar)
+                  << " " << names_.nameOf(var) << "[";
     for (size_t axis = 0; axis < var->fixedShape.size(); ++axis)
       os_ << (axis ? " * " : "") << var->fixedShape[axis];
     os_ << "];\n";
@@ -131,7 +131,8 @@ void FunctionEmitter::arrayLocals() {
 void FunctionEmitter::viewLocal(const Variable &var, const Expr *value, bool declare, unsigned depth) {
   auto *view = llvm::dyn_cast_or_null<ArrayView>(value);
   const std::string element = cudaScalarType(var.type.scalar);
-  const std::string type = declare ? std::string("[[maybe_unused]] ") + (var.readOnly ? "const " : "") + element + " *" : "";
+  const std::string type =
+      declare ? std::string("[[maybe_unused]] ") + (var.readOnly ? "const " : "") + element + " *" : "";
   const std::string number = declare ? "[[maybe_unused]] int64_t " : "";
   std::string data = "nullptr";
   if (view) {

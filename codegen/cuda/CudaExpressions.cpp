@@ -8,7 +8,6 @@
 #include "CudaFunctionEmitter.h"
 
 #include "CudaLiterals.h"
-#include "NarrowOffsets.h"
 
 #include "llvm/Support/Casting.h"
 
@@ -47,7 +46,6 @@ Code absolute(ScalarKind kind, const Code &operand) {
   }
 }
 
-
 } // namespace
 
 bool FunctionEmitter::isChecked(const std::vector<CheckSiteId> &sites) {
@@ -56,10 +54,10 @@ bool FunctionEmitter::isChecked(const std::vector<CheckSiteId> &sites) {
 
 /// Checked mode: a pointer to the element, null when a check failed.
 std::string FunctionEmitter::checkedElement(const Variable *array, const std::vector<ExprPtr> &indices,
-                                          const std::vector<CheckSiteId> &sites) {
+                                            const std::vector<CheckSiteId> &sites) {
   const bool strided = !array->type.contiguous;
-  std::string text = std::string(strided ? "pyk_checked_strided" : "pyk_checked") + "(pyk_check, " +
-                     names_.nameOf(array);
+  std::string text =
+      std::string(strided ? "pyk_checked_strided" : "pyk_checked") + "(pyk_check, " + names_.nameOf(array);
   for (unsigned axis = 0; axis < indices.size(); ++axis)
     text += ", " + expr(*indices[axis]).text + ", " + extent(array, axis) + ", " +
             (strided ? names_.strideOf(array, axis) + ", " : std::string()) +
@@ -68,16 +66,17 @@ std::string FunctionEmitter::checkedElement(const Variable *array, const std::ve
 }
 
 /// a[i], a[i * a_shape1 + j], a[(i * a_shape1 + j) * a_shape2 + k]
-std::string FunctionEmitter::element(const Variable *array, const std::vector<ExprPtr> &indices) {
+std::string FunctionEmitter::element(const Variable *array, const std::vector<ExprPtr> &indices, bool narrowOffset) {
   if (!array->type.contiguous) {
     // A strided view: a[i * a_stride0 + j * a_stride1].
     std::string offset;
     for (unsigned axis = 0; axis < indices.size(); ++axis)
-      offset += (axis ? " + " : "") + wrap(expr(*indices[axis]), Multiplicative) + " * " +
-                names_.strideOf(array, axis);
+      offset += (axis ? " + " : "") + wrap(expr(*indices[axis]), Multiplicative) + " * " + names_.strideOf(array, axis);
     return names_.nameOf(array) + "[" + offset + "]";
   }
-  const bool narrow = hasNarrowOffset(array, indices);
+  // pykc --index-bits=32, where the IR marks the access: `int` offsets,
+  // whose overflow C++ leaves undefined, so nvcc may use 32-bit multiplies.
+  const bool narrow = narrowOffset;
   auto index = [&](unsigned axis) {
     Code code = expr(*indices[axis]);
     return narrow ? Code{"(int32_t)" + wrap(code, Prefix), Prefix} : code;
@@ -90,12 +89,6 @@ std::string FunctionEmitter::element(const Variable *array, const std::vector<Ex
   return names_.nameOf(array) + "[" + offset.text + "]";
 }
 
-/// pykc --index-bits=32: `int` offsets, whose overflow C++ leaves
-/// undefined, so nvcc may use 32-bit multiplies, where NarrowOffsets.h
-/// allows them.
-bool FunctionEmitter::hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indices) const {
-  return ir::hasNarrowOffset(module_, function_, *array, indices, loopVariables_);
-}
 
 Code FunctionEmitter::expr(const Expr &e) {
   switch (e.kind()) {
@@ -128,20 +121,26 @@ Code FunctionEmitter::expr(const Expr &e) {
       return {"(" + cudaScalarType(e.type().scalar) + ")" + text, Prefix};
     }
     if (u.op == UnaryOp::Round) // rint: to nearest, halves to even
-      return {std::string(e.type().scalar == ScalarKind::Float32 ? "rintf(" : "rint(") + operand.text + ")",
-              Postfix};
+      return {std::string(e.type().scalar == ScalarKind::Float32 ? "rintf(" : "rint(") + operand.text + ")", Postfix};
     // -(-n), never --n: that is C++'s decrement.
     std::string inner = operand.text.front() == '-' ? "(" + operand.text + ")" : wrap(operand, Prefix);
     return narrow(e.type(), {"-" + inner, Prefix});
   }
   case NodeKind::Binary:
     return binary(cast<Binary>(e));
+  case NodeKind::DivisorCheck: {
+    // Checked mode: reports a zero divisor, and is the divisor.
+    auto &d = cast<DivisorCheck>(e);
+    return {"pyk_divisor(pyk_check, " + expr(*d.divisor).text + ", " + std::to_string(d.site) + "u)", Postfix};
+  }
   case NodeKind::Compare: {
     auto &c = cast<Compare>(e);
     static const char *spelling[] = {"<", "<=", ">", ">=", "==", "!="};
     const int precedence = c.op == CompareOp::Eq || c.op == CompareOp::Ne ? Equality : Relational;
-    return {wrap(expr(*c.lhs), precedence) + " " + spelling[static_cast<int>(c.op)] + " " +
-                wrap(expr(*c.rhs), precedence + 1),
+    // A comparison of comparisons reads as one with parentheses:
+    // (b < 0) != (r < 0), never b < 0 != r < 0.
+    return {wrap(expr(*c.lhs), Relational + 1) + " " + spelling[static_cast<int>(c.op)] + " " +
+                wrap(expr(*c.rhs), Relational + 1),
             precedence};
   }
   case NodeKind::Logical: {
@@ -155,7 +154,9 @@ Code FunctionEmitter::expr(const Expr &e) {
     break; // lowered to a call of pyk_wrap_index (lowerPythonOps)
   case NodeKind::Select: {
     auto &s = cast<Select>(e);
-    return {wrap(expr(*s.condition), LogicalOr) + " ? " + wrap(expr(*s.thenValue), Conditional) + " : " +
+    // A choice in the middle of another reads with parentheses; a chain
+    // in the last place (c ? a : d ? b : e) reads without.
+    return {wrap(expr(*s.condition), LogicalOr) + " ? " + wrap(expr(*s.thenValue), Conditional + 1) + " : " +
                 wrap(expr(*s.elseValue), Conditional),
             Conditional};
   }
@@ -178,7 +179,7 @@ Code FunctionEmitter::expr(const Expr &e) {
     auto &l = cast<ArrayLoad>(e);
     if (isChecked(l.boundsChecks))
       return {"pyk_load(" + checkedElement(l.array, l.indices, l.boundsChecks) + ")", Postfix};
-    return {element(l.array, l.indices), Postfix};
+    return {element(l.array, l.indices, l.narrowOffset), Postfix};
   }
   case NodeKind::MathCall: {
     auto &m = cast<MathCall>(e);
@@ -195,10 +196,10 @@ Code FunctionEmitter::expr(const Expr &e) {
   case NodeKind::GpuOp: {
     auto &g = cast<GpuOp>(e);
     static const char *const spelling[] = {
-        "__syncthreads",     "__syncthreads_count", "__syncthreads_and", "__syncthreads_or", "__threadfence_block",
-        "__threadfence",     "__threadfence_system", "__syncwarp",       "__shfl_sync",      "__shfl_up_sync",
-        "__shfl_down_sync",  "__shfl_xor_sync",     "__all_sync",        "__any_sync",       "__uni_sync",
-        "__ballot_sync",     "__match_any_sync",    "__activemask",      "pyk_lanemask_lt"};
+        "__syncthreads",    "__syncthreads_count",  "__syncthreads_and", "__syncthreads_or", "__threadfence_block",
+        "__threadfence",    "__threadfence_system", "__syncwarp",        "__shfl_sync",      "__shfl_up_sync",
+        "__shfl_down_sync", "__shfl_xor_sync",      "__all_sync",        "__any_sync",       "__uni_sync",
+        "__ballot_sync",    "__match_any_sync",     "__activemask",      "pyk_lanemask_lt"};
     if (g.op == GpuOpKind::LaneMaskLt)
       helpers_.insert(Helper::LaneMaskLt);
     std::string text = std::string(spelling[static_cast<int>(g.op)]) + "(";
@@ -212,8 +213,8 @@ Code FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::Atomic: {
     auto &a = cast<Atomic>(e);
-    static const Helper helpers[] = {Helper::AtomicAdd, Helper::AtomicSub,  Helper::AtomicAnd, Helper::AtomicOr,
-                                     Helper::AtomicXor, Helper::AtomicMax,  Helper::AtomicMin, Helper::AtomicExch,
+    static const Helper helpers[] = {Helper::AtomicAdd, Helper::AtomicSub, Helper::AtomicAnd, Helper::AtomicOr,
+                                     Helper::AtomicXor, Helper::AtomicMax, Helper::AtomicMin, Helper::AtomicExch,
                                      Helper::AtomicInc, Helper::AtomicDec, Helper::AtomicCas};
     const Helper helper = helpers[static_cast<int>(a.op)];
     helpers_.insert(helper);
@@ -223,7 +224,7 @@ Code FunctionEmitter::expr(const Expr &e) {
     const std::string type = cudaScalarType(a.array->type.scalar);
     const bool checked = isChecked(a.boundsChecks);
     std::string text = std::string(helperName(helper)) + "<" + type + ">(" +
-                       (checked ? "pyk_element" : "&" + element(a.array, a.indices));
+                       (checked ? "pyk_element" : "&" + element(a.array, a.indices, a.narrowOffset));
     if (a.compare)
       text += ", " + expr(*a.compare).text;
     text += ", " + expr(*a.value).text + ")";
@@ -261,7 +262,7 @@ Code FunctionEmitter::expr(const Expr &e) {
   }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
-    break;
+  break;
   }
   return {"/* not an expression */", Postfix};
 }
@@ -290,17 +291,12 @@ Code FunctionEmitter::castExpr(const Cast &c) {
 
 Code FunctionEmitter::binary(const Binary &b) {
   const ScalarKind kind = b.type().scalar;
-  const bool floating = isFloat(kind);
   auto infix = [&](const char *spelling, int precedence) {
     Code code{wrap(expr(*b.lhs), precedence) + spelling + wrap(expr(*b.rhs), precedence + 1), precedence};
     return narrow(b.type(), std::move(code));
   };
   auto call = [&](std::string function) {
     return Code{function + "(" + expr(*b.lhs).text + ", " + expr(*b.rhs).text + ")", Postfix};
-  };
-  auto helper = [&](Helper h) {
-    helpers_.insert(h);
-    return call(std::string(helperName(h)) + "<" + cudaScalarType(kind) + ">");
   };
   switch (b.op) {
   case BinaryOp::Add:
@@ -313,39 +309,30 @@ Code FunctionEmitter::binary(const Binary &b) {
     if (function_.fastMath && kind == ScalarKind::Float32)
       return call("__fdividef");
     return infix(" / ", Multiplicative);
-  case BinaryOp::FloorDiv:
-  case BinaryOp::Mod: {
-    const bool isMod = b.op == BinaryOp::Mod;
-    if (b.divisorCheck == NoCheck)
-      return helper(isMod ? (floating ? Helper::FloatMod : Helper::Mod)
-                          : (floating ? Helper::FloatFloorDiv : Helper::FloorDiv));
-    const Helper h = isMod ? Helper::Mod : Helper::FloorDiv;
-    helpers_.insert(h);
-    return {std::string(helperName(h)) + "<" + cudaScalarType(kind) + ">(" + expr(*b.lhs).text +
-                ", pyk_divisor(pyk_check, " + expr(*b.rhs).text + ", " + std::to_string(b.divisorCheck) + "u))",
-            Postfix};
-  }
-  case BinaryOp::Pow:
-    if (floating)
-      return call(kind == ScalarKind::Float32 ? "powf" : "pow");
-    return helper(Helper::IntPow);
+  case BinaryOp::CDiv:
+    return infix(" / ", Multiplicative);
+  case BinaryOp::CRem:
+    return infix(" % ", Multiplicative);
+  case BinaryOp::CShl:
+    return infix(" << ", Shift);
+  case BinaryOp::CShr:
+    return infix(" >> ", Shift);
   case BinaryOp::And:
     return infix(" & ", BitAnd);
   case BinaryOp::Or:
     return infix(" | ", BitOr);
   case BinaryOp::Xor:
     return infix(" ^ ", BitXor);
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod:
+  case BinaryOp::Pow:
   case BinaryOp::Shl:
-    return helper(Helper::Shl);
   case BinaryOp::Shr:
-    return helper(Helper::Shr);
   case BinaryOp::Min:
-    return helper(Helper::Min);
   case BinaryOp::Max:
-    return helper(Helper::Max);
+    break; // Python's: lowered to calls (lowerPythonOps)
   }
-  return {"/* unknown operator */", Postfix};
+  return {"/* not a primitive operator */", Postfix};
 }
-
 
 } // namespace pyk::cuda

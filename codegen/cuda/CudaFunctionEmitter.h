@@ -50,7 +50,6 @@ private:
   // CudaStatements.cpp
   void block(const ir::StmtList &body, unsigned depth);
   void stmt(const ir::Stmt &s, unsigned depth);
-  void loopBody(const ir::StmtList &body, const ir::Variable *counter, unsigned depth);
   void forRange(const ir::ForRange &s, unsigned depth);
   void countedForRange(const ir::ForRange &s, unsigned depth);
   void print(const ir::Print &s);
@@ -62,8 +61,7 @@ private:
   static bool isChecked(const std::vector<ir::CheckSiteId> &sites);
   std::string checkedElement(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices,
                              const std::vector<ir::CheckSiteId> &sites);
-  std::string element(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices);
-  bool hasNarrowOffset(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices) const;
+  std::string element(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices, bool narrowOffset);
   std::string specialReg(const ir::SpecialReg &r);
   Code castExpr(const ir::Cast &c);
   Code binary(const ir::Binary &b);
@@ -76,9 +74,6 @@ private:
   std::string quotedPath_;
   /// The module the function is in (its --index-bits).
   const ir::Module &module_;
-  /// The variables that the loops around the statement being emitted
-  /// assign.
-  std::set<const ir::Variable *> loopVariables_;
   /// The blocks being emitted, innermost last: the statement being emitted
   /// and, per variable, the last statement (nested ones included) that
   /// reads it.

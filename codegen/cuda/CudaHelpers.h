@@ -1,8 +1,11 @@
-//===- CudaHelpers.h - Python's integer and float semantics in CUDA C++ ----===//
+//===- CudaHelpers.h - Device functions the generated CUDA C++ calls ------===//
 //
-// Where Python's operators differ from C++'s (floor division, modulo by the
-// divisor's sign, integer powers, shifts by any count), the CUDA C++ backend
-// calls small device functions; this writes the ones a file uses at its top.
+// What CUDA C++ spells with more than an operator: PTX registers (%laneid,
+// %dynamic_smem_size) through inline asm, cuda.atomic.* over CUDA's
+// overloads, checked mode's record and checked accesses. This writes the
+// ones a file uses at its top. (Python's operators are not here: the IR
+// states them, PythonOpFunctions.h. Float-to-integer conversion still is,
+// until the IR states it too.)
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_CODEGEN_CUDA_CUDAHELPERS_H
@@ -15,20 +18,10 @@
 namespace pyk::cuda {
 
 enum class Helper {
-  FloorDiv,
-  FloatFloorDiv,
-  Mod,
-  FloatMod,
-  IntPow,
   FloatToInt,
-  Shl,
-  Shr,
-  Min,
-  Max,
   LaneId,
   LaneMaskLt,
   DynamicShared,
-  RangeLength, // and pyk_range_next
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
   AtomicBits, // the integer that holds a value's bits (used by the next ones)
   AtomicAdd,

@@ -80,7 +80,9 @@ Code constant(const Constant &c) {
   }
 }
 
-std::string constantArrayName(const Variable &var) { return "pyk_const_" + var.constantName; }
+std::string constantArrayName(const Variable &var) {
+  return "pyk_const_" + var.constantName;
+}
 
 /// A NumPy array constant as a __constant__ array at file scope. Finite
 /// floats are written as literals; an array holding an infinity or a NaN

@@ -70,7 +70,7 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
           << checkedElement(st.array, st.indices, st.boundsChecks) << ", " << expr(*st.value).text << ");\n";
       return;
     }
-    os_ << element(st.array, st.indices) << " = " << expr(*st.value).text << ";\n";
+    os_ << element(st.array, st.indices, st.narrowOffset) << " = " << expr(*st.value).text << ";\n";
     return;
   }
   case NodeKind::If:
@@ -78,7 +78,7 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
   case NodeKind::While: {
     auto &loop = cast<While>(s);
     os_ << "while (" << expr(*loop.condition).text << ") {\n";
-    loopBody(loop.body, nullptr, depth + 1);
+    block(loop.body, depth + 1);
     os_.indent(depth * 4) << "}\n";
     return;
   }
@@ -116,50 +116,45 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
   }
 }
 
-/// A loop's body, knowing which variables change from one iteration to the
-/// next (see hasNarrowOffset).
-void FunctionEmitter::loopBody(const StmtList &body, const Variable *counter, unsigned depth) {
-  std::set<const Variable *> outer = loopVariables_;
-  if (counter)
-    loopVariables_.insert(counter);
-  loopVariables_.merge(assignedVariables(body));
-  block(body, depth);
-  loopVariables_ = std::move(outer);
-}
-
 /// for (int64_t i = start; i < stop; ++i), or `i > stop; --i` for a step
 /// of -1; any other step goes to countedForRange.
 void FunctionEmitter::forRange(const ForRange &s, unsigned depth) {
-  if (!s.hasUnitStep())
+  if (s.tripCount)
     return countedForRange(s, depth);
   const std::string &i = names_.nameOf(s.var);
   const std::string stop = wrap(expr(*s.stop), Relational + 1);
   const bool ascending = cast<Constant>(*s.step).intValue == 1;
   os_ << "for (" << cudaScalarType(s.var->type.scalar) << " " << i << " = " << expr(*s.start).text << "; " << i
       << (ascending ? " < " : " > ") << stop << "; " << (ascending ? "++" : "--") << i << ") {\n";
-  loopBody(s.body, s.var, depth + 1);
+  block(s.body, depth + 1);
   os_.indent(depth * 4) << "}\n";
 }
 
 /// Any other step: `v += step` could overshoot stop and wrap around the
-/// type's end, so the loop counts Python's len(range(...)) down instead;
-/// nvcc still sees a loop whose trip count it knows, and unrolls it.
+/// type's end, so the loop counts the IR's trip count (Python's
+/// len(range(...))) down instead, stepping v in unsigned arithmetic, where
+/// wrapping is defined; nvcc still sees a loop whose trip count it knows,
+/// and unrolls it.
 ///   {
 ///       int64_t v = start;
-///       for (auto pyk_left_v = pyk_range_length<int64_t>(v, stop, step); pyk_left_v != 0;
-///            --pyk_left_v, v = pyk_range_next<int64_t>(v, step)) {
+///       for (uint64_t pyk_left_v = pyk_range_length_i64(v, stop, step); pyk_left_v != 0;
+///            --pyk_left_v, v = (int64_t)((uint64_t)v + (uint64_t)step)) {
 void FunctionEmitter::countedForRange(const ForRange &s, unsigned depth) {
-  helpers_.insert(Helper::RangeLength);
   const std::string &v = names_.nameOf(s.var);
-  const std::string type = cudaScalarType(s.var->type.scalar);
-  const std::string step = expr(*s.step).text, left = "pyk_left_" + v;
+  const ScalarKind kind = s.var->type.scalar;
+  const std::string type = cudaScalarType(kind), count = cudaScalarType(s.tripCount->type().scalar);
+  const Code step = expr(*s.step);
+  const std::string left = "pyk_left_" + v;
+  std::string next = v + " + " + wrap(step, Additive + 1);
+  if (isSignedInteger(kind))
+    next = "(" + type + ")((" + count + ")" + v + " + (" + count + ")" + wrap(step, Prefix) + ")";
+  else if (byteWidth(kind) < 4)
+    next = "(" + type + ")(" + next + ")";
   os_ << "{\n";
   os_.indent((depth + 1) * 4) << type << " " << v << " = " << expr(*s.start).text << ";\n";
-  os_.indent((depth + 1) * 4) << "for (auto " << left << " = pyk_range_length<" << type << ">(" << v << ", "
-                              << expr(*s.stop).text << ", " << step << "); " << left << " != 0; --" << left
-                              << ", " << v << " = pyk_range_next<" << type << ">(" << v << ", " << step
-                              << ")) {\n";
-  loopBody(s.body, s.var, depth + 2);
+  os_.indent((depth + 1) * 4) << "for (" << count << " " << left << " = " << expr(*s.tripCount).text << "; " << left
+                              << " != 0; --" << left << ", " << v << " = " << next << ") {\n";
+  block(s.body, depth + 2);
   os_.indent((depth + 1) * 4) << "}\n";
   os_.indent(depth * 4) << "}\n";
 }
@@ -189,7 +184,10 @@ void FunctionEmitter::print(const Print &s) {
     if (kind == ScalarKind::Bool)
       os_ << ", " << wrap(expr(*part.value), LogicalOr) << " ? \"True\" : \"False\"";
     else
-      os_ << ", (" << (isFloat(kind) ? "double" : isUnsignedInteger(kind) ? "unsigned long long" : "long long")
+      os_ << ", ("
+          << (isFloat(kind)             ? "double"
+              : isUnsignedInteger(kind) ? "unsigned long long"
+                                        : "long long")
           << ")" << wrap(expr(*part.value), Prefix);
   }
   os_ << ");\n";

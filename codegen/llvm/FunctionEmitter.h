@@ -240,7 +240,7 @@ private:
   void forRange(const ForRange &s);
 
   /// forRange with a step other than 1 (ForRange::hasUnitStep).
-  void forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *stop, llvm::Value *step);
+  void forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *step);
 
   void storeLocal(const Variable *var, llvm::Value *value);
 
@@ -260,7 +260,8 @@ private:
   llvm::Value *compare(const Compare &c);
 
   /// `lhs and rhs` / `lhs or rhs`, evaluating `rhs` only when needed.
-  llvm::Value *shortCircuit(bool isAnd, const Expr &lhsExpr, const Expr &rhsExpr);
+  llvm::Value *shortCircuit(bool isAnd, const Expr &lhsExpr, const Expr &rhsExpr, bool inBranchCondition = false);
+  llvm::Value *branchCondition(const Expr &e);
 
   /// `thenValue if condition else elseValue`, evaluating one side only.
   llvm::Value *conditional(const Expr &conditionExpr, const Expr &thenExpr, const Expr &elseExpr);
@@ -269,16 +270,12 @@ private:
 
   std::vector<llvm::Value *> indexValues(const std::vector<ExprPtr> &indices);
 
-  /// data + row-major offset of `indices`, as an inbounds GEP.
-  llvm::Value *elementAddress(const Variable *array, const std::vector<ExprPtr> &indexExprs,
-                              const std::vector<llvm::Value *> &indices);
-
-  /// pykc --index-bits=32: whether this access's offset is computed in 32
-  /// bits (see elementAddress).
-  bool hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indexExprs) const;
+  /// data + row-major offset of `indices`, as an inbounds GEP; in 32 bits
+  /// where the IR marks the access `narrowOffset` (on the GPU).
+  llvm::Value *elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices, bool narrowOffset);
 
   /// A loop's body: continue goes to `next`, break to `exit`.
-  void loopBody(const StmtList &body, const Variable *counter, llvm::BasicBlock *next, llvm::BasicBlock *exit);
+  void loopBody(const StmtList &body, llvm::BasicBlock *next, llvm::BasicBlock *exit);
 
   // --- Checked mode (LLVMEmitterChecks.cpp) ----------------------------------
   llvm::Function *checkFailedFunction();
@@ -299,7 +296,8 @@ private:
   /// with `skip` (from checkIndices); the result is 0 where skipped.
   llvm::Value *guarded(llvm::BasicBlock *skip, llvm::Value *value);
 
-  void checkDivisor(const Binary &b, llvm::Value *divisor);
+  /// Checked mode: reports a zero divisor; the divisor's value.
+  llvm::Value *checkedDivisor(const DivisorCheck &d);
 
   void assertion(const Assert &a);
 
@@ -334,9 +332,6 @@ private:
     llvm::BasicBlock *exit;
   };
   std::vector<LoopTargets> loops_;
-  /// The variables that the loops around the statement being emitted
-  /// assign: an index that reads one steps through the array.
-  std::set<const Variable *> loopVariables_;
   llvm::DIBuilder *debug_;
   llvm::DIFile *file_;
   llvm::DIScope *scope_ = nullptr;

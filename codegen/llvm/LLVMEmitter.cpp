@@ -18,8 +18,6 @@
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
 
-#include "LLVMArithmetic.h"
-
 #include "IRWalk.h"
 
 #include "llvm/IR/InlineAsm.h"
@@ -31,6 +29,26 @@
 #include <algorithm>
 
 namespace pyk::llvmgen::emit {
+namespace {
+
+/// The most nodes each side of a Select (or a Logical's right side) may
+/// have and still be evaluated without a branch (isCheapAndHarmless): a few
+/// instructions, cheaper than a branch on a GPU, where threads of a warp
+/// that go both ways run both.
+constexpr unsigned eagerBudget = 24;
+
+/// Whether LLVM may find `e` poison: a shift by its width or more (the IR's
+/// CShl and CShr leave it undefined). Nothing else the emitter writes is:
+/// its arithmetic carries no nsw or nuw.
+bool mayBePoison(const Expr &e) {
+  if (auto *b = llvm::dyn_cast<Binary>(&e); b && (b->op == BinaryOp::CShl || b->op == BinaryOp::CShr))
+    return true;
+  bool poison = false;
+  forEachOperand(e, [&](const Expr &operand) { poison = poison || mayBePoison(operand); });
+  return poison;
+}
+
+} // namespace
 
 llvm::Function *FunctionEmitter::declare() {
   if (function_.kind == Function::Kind::Device)
@@ -61,11 +79,11 @@ void FunctionEmitter::emitBody() {
   forEachStmt(function_.body, [&](const Stmt &s) {
     auto *assign = llvm::dyn_cast<Assign>(&s);
     if (assign && assign->var->kind == Variable::Kind::Param && !locals_.count(assign->var))
-      locals_[assign->var] = builder_.CreateAlloca(memoryType(assign->var->type.scalar, context_), nullptr,
-                                                   assign->var->name + ".var");
+      locals_[assign->var] =
+          builder_.CreateAlloca(memoryType(assign->var->type.scalar, context_), nullptr, assign->var->name + ".var");
   });
   if (function_.kind == Function::Kind::Device) {
-    if (target_ == LLVMTarget::Host)
+    if (target_ == LLVMTarget::CpuDevice)
       takeThreadContext();
     initAssignedParams();
     block(function_.body);
@@ -122,7 +140,8 @@ void FunctionEmitter::stmt(const Stmt &s) {
     std::vector<llvm::Value *> indices = indexValues(st.indices);
     at(s.loc());
     llvm::BasicBlock *skip = checkIndices(st.array, indices, st.boundsChecks);
-    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar), elementAddress(st.array, st.indices, indices),
+    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar),
+                                elementAddress(st.array, indices, st.narrowOffset),
                                 llvm::Align(byteWidth(st.array->type.scalar)));
     guarded(skip, nullptr);
     return;
@@ -198,7 +217,7 @@ llvm::Value *FunctionEmitter::call(const Call &c) {
     args.push_back(checkRecord_ ? checkRecord_ : llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)));
     args.push_back(checkLaunch_ ? checkLaunch_ : builder_.getInt64(0));
   }
-  if (target_ == LLVMTarget::Host) {
+  if (target_ == LLVMTarget::CpuDevice) {
     args.push_back(blockContext_);
     for (unsigned axis = 0; axis < 3; ++axis)
       args.push_back(builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]));
@@ -208,7 +227,7 @@ llvm::Value *FunctionEmitter::call(const Call &c) {
 }
 
 void FunctionEmitter::ifStmt(const If &s) {
-  llvm::Value *condition = expr(*s.condition);
+  llvm::Value *condition = branchCondition(*s.condition);
   auto *thenBlock = llvm::BasicBlock::Create(context_, "if.then", llvmFunction_);
   auto *elseBlock = s.elseBody.empty() ? nullptr : llvm::BasicBlock::Create(context_, "if.else", llvmFunction_);
   auto *mergeBlock = llvm::BasicBlock::Create(context_, "if.end", llvmFunction_);
@@ -248,7 +267,7 @@ void FunctionEmitter::print(const Print &s) {
   at(s.loc());
   llvm::Value *format = stringConstant(s.format());
   auto *ptr = llvm::PointerType::get(context_, 0);
-  if (target_ == LLVMTarget::Host) {
+  if (target_ == LLVMTarget::CpuDevice) {
     llvm::FunctionCallee printf =
         module_.getOrInsertFunction("printf", llvm::FunctionType::get(builder_.getInt32Ty(), {ptr}, true));
     values.insert(values.begin(), format);
@@ -290,9 +309,9 @@ void FunctionEmitter::whileLoop(const While &s) {
   auto *exit = llvm::BasicBlock::Create(context_, "while.end", llvmFunction_);
   builder_.CreateBr(condition);
   builder_.SetInsertPoint(condition);
-  builder_.CreateCondBr(expr(*s.condition), body, exit);
+  builder_.CreateCondBr(branchCondition(*s.condition), body, exit);
   builder_.SetInsertPoint(body);
-  loopBody(s.body, nullptr, condition, exit);
+  loopBody(s.body, condition, exit);
   builder_.SetInsertPoint(exit);
 }
 
@@ -303,8 +322,8 @@ void FunctionEmitter::forRange(const ForRange &s) {
   llvm::Value *start = expr(*s.start);
   llvm::Value *stop = expr(*s.stop);
   llvm::Value *step = expr(*s.step);
-  if (!s.hasUnitStep())
-    return forRangeCounted(s, start, stop, step);
+  if (s.tripCount)
+    return forRangeCounted(s, start, step);
   storeLocal(s.var, start);
   auto *condition = llvm::BasicBlock::Create(context_, "for.cond", llvmFunction_);
   auto *body = llvm::BasicBlock::Create(context_, "for.body", llvmFunction_);
@@ -321,7 +340,7 @@ void FunctionEmitter::forRange(const ForRange &s) {
   builder_.CreateCondBr(s.stepSign > 0 ? ascending : descending, body, exit);
 
   builder_.SetInsertPoint(body);
-  loopBody(s.body, s.var, next, exit);
+  loopBody(s.body, next, exit);
 
   builder_.SetInsertPoint(next);
   llvm::Value *current = builder_.CreateLoad(registerType(s.var->type.scalar, context_), locals_.at(s.var));
@@ -331,34 +350,21 @@ void FunctionEmitter::forRange(const ForRange &s) {
   builder_.SetInsertPoint(exit);
 }
 
-/// Any step but 1 (ForRange::hasUnitStep): the number of iterations is
-/// computed first, as Python's range does, and a counter k runs up to it,
-/// with v = start + k * step, so that v never steps past stop and wraps
-/// around its type's end. For a step known only at run time (a grid-stride
-/// loop's cuda.gridsize(1)) this also lets LLVM unroll the loop by a
-/// run-time factor, keeping several loads in flight per thread as nvcc
+/// Any step but 1 (ForRange::hasUnitStep): the IR's trip count (Python's
+/// len(range(...)), lowerPythonOps) is computed first, and a counter k runs
+/// up to it, with v = start + k * step, so that v never steps past stop and
+/// wraps around its type's end. For a step known only at run time (a
+/// grid-stride loop's cuda.gridsize(1)) this also lets LLVM unroll the loop
+/// by a run-time factor, keeping several loads in flight per thread as nvcc
 /// does for the same loop: with `v += step; v < stop` it would have to
 /// divide for the trip count itself, which it will not do.
-void FunctionEmitter::forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *stop,
-                                      llvm::Value *step) {
+void FunctionEmitter::forRangeCounted(const ForRange &s, llvm::Value *start, llvm::Value *step) {
+  // The trip count may read the counter, which holds start.
+  storeLocal(s.var, start);
+  llvm::Value *count = expr(*s.tripCount);
   at(s.loc());
-  const bool isSigned = isSignedInteger(s.var->type.scalar);
   llvm::Type *type = step->getType();
   llvm::Value *zero = llvm::ConstantInt::get(type, 0), *one = llvm::ConstantInt::get(type, 1);
-  // A step of zero runs no iteration (Python raises ValueError); an
-  // unsigned step is never negative.
-  llvm::Value *positive = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_NE, step, zero);
-  llvm::Value *negative = isSigned ? builder_.CreateICmpSLT(step, zero) : builder_.getFalse();
-  llvm::Value *ascending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT, start, stop);
-  llvm::Value *descending = builder_.CreateICmp(isSigned ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT, start, stop);
-  llvm::Value *runs = builder_.CreateSelect(positive, ascending, builder_.CreateAnd(negative, descending));
-  // Unsigned: the distance between two values of the type, and the step's
-  // magnitude (2^63 for INT64_MIN), always fit. The divisor is 1 when the
-  // loop does not run, so that a zero step divides nothing.
-  llvm::Value *distance = builder_.CreateSelect(positive, builder_.CreateSub(stop, start), builder_.CreateSub(start, stop));
-  llvm::Value *magnitude = builder_.CreateSelect(runs, builder_.CreateSelect(positive, step, builder_.CreateNeg(step)), one);
-  llvm::Value *count = builder_.CreateSelect(
-      runs, builder_.CreateAdd(builder_.CreateUDiv(builder_.CreateSub(distance, one), magnitude), one), zero, "trips");
   llvm::IRBuilder<> entry(&llvmFunction_->getEntryBlock(), llvmFunction_->getEntryBlock().begin());
   llvm::AllocaInst *trip = entry.CreateAlloca(type, nullptr, "trip");
   builder_.CreateStore(zero, trip);
@@ -374,7 +380,7 @@ void FunctionEmitter::forRangeCounted(const ForRange &s, llvm::Value *start, llv
 
   builder_.SetInsertPoint(body);
   storeLocal(s.var, builder_.CreateAdd(start, builder_.CreateMul(k, step)));
-  loopBody(s.body, s.var, next, exit);
+  loopBody(s.body, next, exit);
 
   builder_.SetInsertPoint(next);
   builder_.CreateStore(builder_.CreateNUWAdd(builder_.CreateLoad(type, trip), one), trip);
@@ -419,9 +425,9 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     if (u.op == UnaryOp::Ffs) {
       // The 1-based position of the lowest set bit; 0 for 0.
       llvm::Value *zero = llvm::ConstantInt::get(operand->getType(), 0);
-      llvm::Value *position = builder_.CreateAdd(
-          builder_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, operand, builder_.getTrue()),
-          llvm::ConstantInt::get(operand->getType(), 1));
+      llvm::Value *position =
+          builder_.CreateAdd(builder_.CreateBinaryIntrinsic(llvm::Intrinsic::cttz, operand, builder_.getTrue()),
+                             llvm::ConstantInt::get(operand->getType(), 1));
       return builder_.CreateSelect(builder_.CreateICmpEQ(operand, zero), zero, position);
     }
     if (u.op == UnaryOp::Abs) {
@@ -436,14 +442,34 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::Binary:
     return binary(cast<Binary>(e));
+  case NodeKind::DivisorCheck:
+    return checkedDivisor(cast<DivisorCheck>(e));
   case NodeKind::Compare:
     return compare(cast<Compare>(e));
   case NodeKind::Logical: {
+    // As a value, a cheap, harmless right side is evaluated anyway: no
+    // branch.
     auto &l = cast<Logical>(e);
+    if (unsigned budget = eagerBudget; isCheapAndHarmless(*l.rhs, budget)) {
+      llvm::Value *lhs = expr(*l.lhs);
+      llvm::Value *rhs = expr(*l.rhs);
+      // `and i1` lets LLVM simplify more than a select does, but passes
+      // on a right side's poison where the left side decides.
+      if (!mayBePoison(*l.rhs))
+        return l.op == LogicalOp::And ? builder_.CreateAnd(lhs, rhs) : builder_.CreateOr(lhs, rhs);
+      return l.op == LogicalOp::And ? builder_.CreateLogicalAnd(lhs, rhs) : builder_.CreateLogicalOr(lhs, rhs);
+    }
     return shortCircuit(l.op == LogicalOp::And, *l.lhs, *l.rhs);
   }
   case NodeKind::Select: {
     auto &s = cast<Select>(e);
+    unsigned thenBudget = eagerBudget, elseBudget = eagerBudget;
+    if (isCheapAndHarmless(*s.thenValue, thenBudget) && isCheapAndHarmless(*s.elseValue, elseBudget)) {
+      llvm::Value *condition = expr(*s.condition);
+      llvm::Value *thenValue = expr(*s.thenValue);
+      llvm::Value *elseValue = expr(*s.elseValue);
+      return builder_.CreateSelect(condition, thenValue, elseValue);
+    }
     return conditional(*s.condition, *s.thenValue, *s.elseValue);
   }
   case NodeKind::WrapIndex:
@@ -479,9 +505,9 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     at(e.loc());
     llvm::BasicBlock *skip = checkIndices(l.array, indices, l.boundsChecks);
     ScalarKind element = l.array->type.scalar;
-    llvm::LoadInst *loaded = builder_.CreateAlignedLoad(
-        memoryType(element, context_), elementAddress(l.array, l.indices, indices), llvm::Align(byteWidth(element)),
-        l.array->name);
+    llvm::LoadInst *loaded =
+        builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, indices, l.narrowOffset),
+                                   llvm::Align(byteWidth(element)), l.array->name);
     // A kernel's read-only array (noalias, never written by it or the device
     // functions it calls) does not change while the kernel runs: the load is
     // invariant, so NVPTX reads it through the non-coherent cache
@@ -530,40 +556,28 @@ llvm::Value *FunctionEmitter::binary(const Binary &b) {
     if (function_.fastMath && target_ == LLVMTarget::NVPTX && kind == ScalarKind::Float32)
       return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_div_approx_ftz_f, {}, {lhs, rhs});
     return builder_.CreateFDiv(lhs, rhs);
-  case BinaryOp::FloorDiv:
-  case BinaryOp::Mod: {
-    const bool wantRemainder = b.op == BinaryOp::Mod;
-    if (floating)
-      return emitFloatDivmod(builder_, lhs, rhs, mathCall(kind == ScalarKind::Float32 ? "fmodf" : "fmod", {lhs, rhs}),
-                             wantRemainder);
-    // By zero the result is 0, checked or not; checked mode reports it.
-    checkDivisor(b, rhs);
-    return emitIntegerDivision(builder_, lhs, rhs, isSignedInteger(kind), wantRemainder);
-  }
-  case BinaryOp::Pow:
-    if (floating)
-      return mathCall(kind == ScalarKind::Float32 ? "powf" : "pow", {lhs, rhs});
-    return builder_.CreateCall(integerPowFunction(module_, lhs->getType(), isSignedInteger(kind)), {lhs, rhs});
+  case BinaryOp::CDiv:
+    return isSignedInteger(kind) ? builder_.CreateSDiv(lhs, rhs) : builder_.CreateUDiv(lhs, rhs);
+  case BinaryOp::CRem:
+    return isSignedInteger(kind) ? builder_.CreateSRem(lhs, rhs) : builder_.CreateURem(lhs, rhs);
+  case BinaryOp::CShl:
+    return builder_.CreateShl(lhs, rhs);
+  case BinaryOp::CShr:
+    return isSignedInteger(kind) ? builder_.CreateAShr(lhs, rhs) : builder_.CreateLShr(lhs, rhs);
   case BinaryOp::And:
     return builder_.CreateAnd(lhs, rhs);
   case BinaryOp::Or:
     return builder_.CreateOr(lhs, rhs);
   case BinaryOp::Xor:
     return builder_.CreateXor(lhs, rhs);
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod:
+  case BinaryOp::Pow:
   case BinaryOp::Shl:
   case BinaryOp::Shr:
-    return emitShift(builder_, b.op == BinaryOp::Shl, lhs, rhs, isSignedInteger(kind));
   case BinaryOp::Min:
-  case BinaryOp::Max: {
-    // b if b < a else a (max: b > a): NaN in b never wins, as in Python.
-    const bool isMin = b.op == BinaryOp::Min;
-    llvm::Value *takeRight =
-        floating ? (isMin ? builder_.CreateFCmpOLT(rhs, lhs) : builder_.CreateFCmpOGT(rhs, lhs))
-                 : builder_.CreateICmp(isMin ? (isSignedInteger(kind) ? llvm::CmpInst::ICMP_SLT : llvm::CmpInst::ICMP_ULT)
-                                             : (isSignedInteger(kind) ? llvm::CmpInst::ICMP_SGT : llvm::CmpInst::ICMP_UGT),
-                                       rhs, lhs);
-    return builder_.CreateSelect(takeRight, rhs, lhs);
-  }
+  case BinaryOp::Max:
+    break; // Python's: lowered to calls (lowerPythonOps)
   }
   return nullptr;
 }
@@ -601,10 +615,8 @@ llvm::Value *FunctionEmitter::compare(const Compare &c) {
   at(c.loc());
   ScalarKind kind = c.lhs->type().scalar;
   using P = llvm::CmpInst::Predicate;
-  static constexpr P floatPredicates[] = {P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT,
-                                          P::FCMP_OGE, P::FCMP_OEQ, P::FCMP_UNE};
-  static constexpr P signedPredicates[] = {P::ICMP_SLT, P::ICMP_SLE, P::ICMP_SGT,
-                                           P::ICMP_SGE, P::ICMP_EQ,  P::ICMP_NE};
+  static constexpr P floatPredicates[] = {P::FCMP_OLT, P::FCMP_OLE, P::FCMP_OGT, P::FCMP_OGE, P::FCMP_OEQ, P::FCMP_UNE};
+  static constexpr P signedPredicates[] = {P::ICMP_SLT, P::ICMP_SLE, P::ICMP_SGT, P::ICMP_SGE, P::ICMP_EQ, P::ICMP_NE};
   static constexpr P unsignedPredicates[] = {P::ICMP_ULT, P::ICMP_ULE, P::ICMP_UGT,
                                              P::ICMP_UGE, P::ICMP_EQ,  P::ICMP_NE};
   const auto index = static_cast<size_t>(c.op);
@@ -616,8 +628,18 @@ llvm::Value *FunctionEmitter::compare(const Compare &c) {
 }
 
 /// `lhs and rhs` / `lhs or rhs`, evaluating `rhs` only when needed.
-llvm::Value *FunctionEmitter::shortCircuit(bool isAnd, const Expr &lhsExpr, const Expr &rhsExpr) {
-  llvm::Value *lhs = expr(lhsExpr);
+/// The condition of an if or a loop: `and`/`or` as branches, as written,
+/// however cheap their sides (what a branch skips is the program's choice).
+llvm::Value *FunctionEmitter::branchCondition(const Expr &e) {
+  if (auto *l = llvm::dyn_cast<Logical>(&e))
+    return shortCircuit(l->op == LogicalOp::And, *l->lhs, *l->rhs, true);
+  return expr(e);
+}
+
+llvm::Value *FunctionEmitter::shortCircuit(bool isAnd, const Expr &lhsExpr, const Expr &rhsExpr,
+                                           bool inBranchCondition) {
+  auto operand = [&](const Expr &side) { return inBranchCondition ? branchCondition(side) : expr(side); };
+  llvm::Value *lhs = operand(lhsExpr);
   llvm::BasicBlock *lhsEnd = builder_.GetInsertBlock();
   auto *rhsBlock = llvm::BasicBlock::Create(context_, isAnd ? "and.rhs" : "or.rhs", llvmFunction_);
   auto *mergeBlock = llvm::BasicBlock::Create(context_, isAnd ? "and.end" : "or.end", llvmFunction_);
@@ -626,7 +648,7 @@ llvm::Value *FunctionEmitter::shortCircuit(bool isAnd, const Expr &lhsExpr, cons
   else
     builder_.CreateCondBr(lhs, mergeBlock, rhsBlock);
   builder_.SetInsertPoint(rhsBlock);
-  llvm::Value *rhs = expr(rhsExpr);
+  llvm::Value *rhs = operand(rhsExpr);
   llvm::BasicBlock *rhsEnd = builder_.GetInsertBlock();
   builder_.CreateBr(mergeBlock);
   builder_.SetInsertPoint(mergeBlock);
@@ -658,19 +680,12 @@ llvm::Value *FunctionEmitter::conditional(const Expr &conditionExpr, const Expr 
   return result;
 }
 
-/// A loop's body, where continue goes to `next` and break to `exit`, and
-/// what the body assigns (and its counter) counts as changing from one
-/// iteration to the next (hasNarrowOffset); it falls through to `next`.
-void FunctionEmitter::loopBody(const StmtList &body, const Variable *counter, llvm::BasicBlock *next,
-                               llvm::BasicBlock *exit) {
-  std::set<const Variable *> outer = loopVariables_;
-  if (counter)
-    loopVariables_.insert(counter);
-  loopVariables_.merge(assignedVariables(body));
+/// A loop's body, where continue goes to `next` and break to `exit`; it
+/// falls through to `next`.
+void FunctionEmitter::loopBody(const StmtList &body, llvm::BasicBlock *next, llvm::BasicBlock *exit) {
   loops_.push_back({next, exit});
   block(body);
   loops_.pop_back();
-  loopVariables_ = std::move(outer);
   if (!builder_.GetInsertBlock()->getTerminator())
     builder_.CreateBr(next);
 }
@@ -750,12 +765,12 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
   for (const auto &function : module.functions) {
     const bool withLines = options.lineInfo || function->lineInfo;
     emitters.push_back(std::make_unique<emit::FunctionEmitter>(*function, module, *result, options.target,
-                                                         withLines ? debug.get() : nullptr, file, functions));
+                                                               withLines ? debug.get() : nullptr, file, functions));
     functions[function.get()] = emitters.back()->declare();
   }
   for (auto &emitter : emitters)
     emitter->emitBody();
-  if (options.target == LLVMTarget::Host)
+  if (options.target == LLVMTarget::CpuDevice)
     probeStacks(*result);
   if (debug)
     debug->finalize();

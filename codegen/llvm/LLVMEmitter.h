@@ -27,7 +27,7 @@ enum class LLVMTarget {
   /// The CPU device: `void pyk_cpu_UNIT_NAME(void **args, const CpuBlockContext *)`
   /// per kernel, running every thread of one block as a loop nest (see
   /// runtime/include/pyk/Launch.h for the ABI).
-  Host,
+  CpuDevice,
 };
 
 struct LLVMEmitOptions {

@@ -9,8 +9,6 @@
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
 
-#include "NarrowOffsets.h"
-
 namespace pyk::llvmgen::emit {
 
 std::vector<llvm::Value *> FunctionEmitter::indexValues(const std::vector<ExprPtr> &indices) {
@@ -28,8 +26,8 @@ std::vector<llvm::Value *> FunctionEmitter::indexValues(const std::vector<ExprPt
 /// fewer than 2^31 elements, so the offset may be computed in 32 bits:
 /// mad.lo.s32 and mul.wide.s32, as for C's `int` indices, instead of 64-bit
 /// multiplies.
-llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<ExprPtr> &indexExprs,
-                                             const std::vector<llvm::Value *> &indices) {
+llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices,
+                                             bool narrowOffset) {
   const ArrayValue value = arrayValue(array);
   if (!array->type.contiguous) {
     // A strided view: i * s0 + j * s1 + ... elements from its data.
@@ -38,18 +36,14 @@ llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::v
       offset = builder_.CreateNSWAdd(offset, builder_.CreateNSWMul(indices[axis], value.strides[axis]));
     return builder_.CreateGEP(memoryType(array->type.scalar, context_), value.data, offset);
   }
-  const bool narrow = hasNarrowOffset(array, indexExprs);
+  // On the CPU device the thread loop runs through the arrays, so its
+  // offsets stay 64-bit.
+  const bool narrow = narrowOffset && target_ == LLVMTarget::NVPTX;
   auto width = [&](llvm::Value *v) { return narrow ? builder_.CreateTrunc(v, builder_.getInt32Ty()) : v; };
   llvm::Value *offset = width(indices[0]);
   for (size_t axis = 1; axis < indices.size(); ++axis)
     offset = builder_.CreateNSWAdd(builder_.CreateNSWMul(offset, width(value.extents[axis])), width(indices[axis]));
   return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
-}
-
-/// The rule both GPU backends follow (NarrowOffsets.h). On the CPU device
-/// the thread loop runs through the arrays, so its offsets stay 64-bit.
-bool FunctionEmitter::hasNarrowOffset(const Variable *array, const std::vector<ExprPtr> &indexExprs) const {
-  return target_ == LLVMTarget::NVPTX && ir::hasNarrowOffset(source_, function_, *array, indexExprs, loopVariables_);
 }
 
 ArrayValue FunctionEmitter::arrayValue(const Variable *var) {

@@ -121,11 +121,12 @@ llvm::Value *FunctionEmitter::guarded(llvm::BasicBlock *skip, llvm::Value *value
   return result;
 }
 
-void FunctionEmitter::checkDivisor(const Binary &b, llvm::Value *divisor) {
-  if (b.divisorCheck == NoCheck)
-    return;
-  checkOrReport(builder_.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0)), b.divisorCheck,
-                nullptr, nullptr, nullptr);
+llvm::Value *FunctionEmitter::checkedDivisor(const DivisorCheck &d) {
+  llvm::Value *divisor = expr(*d.divisor);
+  at(d.loc());
+  checkOrReport(builder_.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0)), d.site, nullptr,
+                nullptr, nullptr);
+  return divisor;
 }
 
 void FunctionEmitter::assertion(const Assert &a) {

@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
 
-#include "LLVMArithmetic.h"
 
 #include "IRWalk.h"
 #include "SymbolNames.h"

@@ -106,7 +106,7 @@ void FunctionEmitter::declareDeviceFunction() {
   // `return a, b`: a pointer per result, to the caller's local.
   paramTypes.insert(paramTypes.end(), function_.results.size(), llvm::PointerType::get(context_, AddressSpace::Generic));
   addCheckParameterTypes(paramTypes);
-  if (target_ == LLVMTarget::Host) {
+  if (target_ == LLVMTarget::CpuDevice) {
     paramTypes.push_back(llvm::PointerType::get(context_, 0));
     paramTypes.insert(paramTypes.end(), 3, llvm::Type::getInt32Ty(context_));
   }
@@ -126,7 +126,7 @@ void FunctionEmitter::declareDeviceFunction() {
     locals_[result] = arg;
   }
   const unsigned index = bindCheckParameters(next);
-  if (target_ == LLVMTarget::Host) {
+  if (target_ == LLVMTarget::CpuDevice) {
     llvmFunction_->getArg(index)->setName("block");
     for (unsigned axis = 0; axis < 3; ++axis)
       llvmFunction_->getArg(index + 1 + axis)->setName(std::string("thread.") + "xyz"[axis]);

@@ -8,7 +8,6 @@
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
 
-#include "LLVMArithmetic.h"
 
 #include "IRWalk.h"
 
@@ -249,7 +248,7 @@ llvm::Value *FunctionEmitter::atomic(const Atomic &a) {
   llvm::Value *value = expr(*a.value);
   at(a.loc());
   llvm::BasicBlock *skip = checkIndices(a.array, indices, a.boundsChecks);
-  return guarded(skip, atomicAt(a, elementAddress(a.array, a.indices, indices), compare, value));
+  return guarded(skip, atomicAt(a, elementAddress(a.array, indices, a.narrowOffset), compare, value));
 }
 
 llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare,
@@ -315,7 +314,7 @@ llvm::Value *FunctionEmitter::specialReg(const SpecialReg &r) {
     llvm::Value *linear = builder_.CreateAdd(builder_.CreateMul(rows, blockValues_[1][0]), x);
     return builder_.CreateAnd(linear, builder_.getInt32(31));
   }
-  if (target_ == LLVMTarget::Host) {
+  if (target_ == LLVMTarget::CpuDevice) {
     if (r.reg == SpecialRegKind::ThreadIdx)
       return builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[r.axis]);
     const int field = r.reg == SpecialRegKind::BlockIdx ? 0 : r.reg == SpecialRegKind::BlockDim ? 1 : 2;

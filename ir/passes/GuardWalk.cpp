@@ -332,6 +332,7 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::VarRef:
   case NodeKind::Cast:
   case NodeKind::Unary:
+  case NodeKind::DivisorCheck: // made after the guard analysis (lowerPythonOps)
   case NodeKind::Compare:
   case NodeKind::SpecialReg:
   case NodeKind::ArrayDim:

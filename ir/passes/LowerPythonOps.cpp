@@ -2,47 +2,103 @@
 #include "passes/LowerPythonOps.h"
 
 #include "IRMutator.h"
+#include "passes/PythonOpFunctions.h"
 
 #include "llvm/Support/Casting.h"
 
-#include <algorithm>
+#include <cassert>
 
 namespace pyk::ir {
 namespace {
 
-const Type i64 = Type::scalarType(ScalarKind::Int64);
+ExprPtr call(const Function &callee, SourceRange loc, ExprPtr a, ExprPtr b) {
+  std::vector<ExprPtr> args;
+  args.push_back(std::move(a));
+  args.push_back(std::move(b));
+  return std::make_unique<Call>(loc, &callee, callee.returnType, std::move(args));
+}
 
-/// `pyk_wrap_index(i, n)`: `i < 0 ? i + n : i`.
-std::unique_ptr<Function> makeWrapIndex(const Module &module) {
-  std::string symbol = "pyk_wrap_index";
-  auto taken = [&](const std::string &name) {
-    return std::any_of(module.functions.begin(), module.functions.end(),
-                       [&](const auto &function) { return function->symbol == name; });
-  };
-  while (taken(symbol))
-    symbol += "_";
-  auto function = std::make_unique<Function>(Function::Kind::Device, symbol, SourceRange{});
-  function->symbol = symbol;
-  function->docstring = "Python's negative index: index i counts from the end of an axis of n elements.";
-  function->inlineAlways = true;
-  function->returnType = i64;
-  const Variable *index = function->addParam("i", i64, {});
-  const Variable *extent = function->addParam("n", i64, {});
-  auto ref = [](const Variable *var) { return std::make_unique<VarRef>(SourceRange{}, var); };
-  auto negative = std::make_unique<Compare>(SourceRange{}, CompareOp::Lt, ref(index),
-                                            std::make_unique<Constant>(SourceRange{}, i64, 0, 0.0));
-  auto counted = std::make_unique<Binary>(SourceRange{}, BinaryOp::Add, ref(index), ref(extent));
-  function->body.push_back(std::make_unique<Return>(
-      SourceRange{}, std::make_unique<Select>(SourceRange{}, std::move(negative), std::move(counted), ref(index))));
-  return function;
+/// The primitive form of a Python operation, or null where `b` is one.
+ExprPtr lowered(Binary &b, PythonOpFunctions &functions) {
+  const ScalarKind kind = b.type().scalar;
+  switch (b.op) {
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod: {
+    // Checked mode reports a zero divisor where the division is.
+    ExprPtr divisor = std::move(b.rhs);
+    if (b.divisorCheck != NoCheck)
+      divisor = std::make_unique<DivisorCheck>(b.loc(), std::move(divisor), b.divisorCheck);
+    const Function &callee = b.op == BinaryOp::FloorDiv ? functions.floorDiv(kind) : functions.mod(kind);
+    return call(callee, b.loc(), std::move(b.lhs), std::move(divisor));
+  }
+  case BinaryOp::Pow:
+    if (isFloat(kind)) {
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(b.lhs));
+      args.push_back(std::move(b.rhs));
+      return std::make_unique<MathCall>(b.loc(), b.type(), "pow", std::move(args));
+    }
+    return call(functions.integerPow(kind), b.loc(), std::move(b.lhs), std::move(b.rhs));
+  case BinaryOp::Shl:
+  case BinaryOp::Shr:
+    return call(functions.shift(b.op == BinaryOp::Shl, kind), b.loc(), std::move(b.lhs), std::move(b.rhs));
+  case BinaryOp::Min:
+  case BinaryOp::Max:
+    return call(functions.minMax(b.op == BinaryOp::Min, kind), b.loc(), std::move(b.lhs), std::move(b.rhs));
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mul:
+  case BinaryOp::Div:
+  case BinaryOp::And:
+  case BinaryOp::Or:
+  case BinaryOp::Xor:
+  case BinaryOp::CDiv:
+  case BinaryOp::CRem:
+  case BinaryOp::CShl:
+  case BinaryOp::CShr:
+    break;
+  }
+  return nullptr;
+}
+
+/// A range with a step other than ±1 counts its iterations: Python's
+/// len(range(...)), computed once the counter holds `start` (stop and step
+/// are stable: the lowering evaluated them once, into locals where needed).
+void countIterations(StmtList &body, PythonOpFunctions &functions) {
+  for (StmtPtr &s : body) {
+    if (auto *branch = llvm::dyn_cast<If>(s.get())) {
+      countIterations(branch->thenBody, functions);
+      countIterations(branch->elseBody, functions);
+    } else if (auto *loop = llvm::dyn_cast<While>(s.get())) {
+      countIterations(loop->body, functions);
+    } else if (auto *range = llvm::dyn_cast<ForRange>(s.get())) {
+      countIterations(range->body, functions);
+      if (range->hasUnitStep())
+        continue;
+      ExprPtr stop = copyOfStable(*range->stop), step = copyOfStable(*range->step);
+      assert(stop && step && "range bounds are evaluated once (Lowering::evaluatedOnce)");
+      const Function &length = functions.rangeLength(range->var->type.scalar);
+      std::vector<ExprPtr> args;
+      args.push_back(std::make_unique<VarRef>(range->loc(), range->var));
+      args.push_back(std::move(stop));
+      args.push_back(std::move(step));
+      range->tripCount = std::make_unique<Call>(range->loc(), &length, length.returnType, std::move(args));
+    }
+  }
 }
 
 } // namespace
 
 void lowerPythonOps(Module &module) {
-  std::unique_ptr<Function> wrapIndex; // made on first use
+  PythonOpFunctions functions(module);
   for (auto &function : module.functions) {
+    countIterations(function->body, functions);
     rewriteExprs(function->body, [&](ExprPtr &slot) {
+      if (auto *binary = llvm::dyn_cast<Binary>(slot.get())) {
+        if (ExprPtr primitive = lowered(*binary, functions))
+          slot = std::move(primitive);
+        return;
+      }
       auto *wrap = llvm::dyn_cast<WrapIndex>(slot.get());
       if (!wrap)
         return;
@@ -50,17 +106,10 @@ void lowerPythonOps(Module &module) {
         slot = std::move(wrap->index);
         return;
       }
-      if (!wrapIndex)
-        wrapIndex = makeWrapIndex(module);
-      std::vector<ExprPtr> args;
-      args.push_back(std::move(wrap->index));
-      args.push_back(std::move(wrap->extent));
-      slot = std::make_unique<Call>(wrap->loc(), wrapIndex.get(), i64, std::move(args));
+      slot = call(functions.wrapIndex(), wrap->loc(), std::move(wrap->index), std::move(wrap->extent));
     });
   }
-  // First in the module: callees come before their callers.
-  if (wrapIndex)
-    module.functions.insert(module.functions.begin(), std::move(wrapIndex));
+  functions.addToModule(module);
 }
 
 } // namespace pyk::ir

@@ -95,4 +95,41 @@ TEST(IRVerifier, RejectsIntegerDivision) {
   EXPECT_NE(message.find("div on a non-float type"), std::string::npos) << message;
 }
 
+/// kernel k() { decl v: i64 = OP(6, 3) }
+std::unique_ptr<Module> arithmeticKernel(BinaryOp op, Type type) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  Variable *v = f->addLocal("v", type, SourceRange());
+  f->body.push_back(std::make_unique<Declare>(
+      SourceRange(), v,
+      std::make_unique<Binary>(SourceRange(), op, std::make_unique<Constant>(SourceRange(), type, 6, 6),
+                               std::make_unique<Constant>(SourceRange(), type, 3, 3))));
+  module->functions.push_back(std::move(f));
+  return module;
+}
+
+TEST(IRVerifier, PythonOperationsAreGoneAfterLowering) {
+  for (BinaryOp op : {BinaryOp::FloorDiv, BinaryOp::Mod, BinaryOp::Pow, BinaryOp::Shl, BinaryOp::Shr, BinaryOp::Min,
+                      BinaryOp::Max}) {
+    auto module = arithmeticKernel(op, i64);
+    EXPECT_EQ(verifyMessage(*module), "") << binaryOpName(op);
+    llvm::Error error = verifyModule(*module, IRStage::Lowered);
+    const std::string message = error ? llvm::toString(std::move(error)) : "";
+    EXPECT_NE(message.find(std::string("Python's ") + binaryOpName(op) + " left after lowerPythonOps"),
+              std::string::npos)
+        << message;
+  }
+  for (BinaryOp op : {BinaryOp::CDiv, BinaryOp::CRem, BinaryOp::CShl, BinaryOp::CShr}) {
+    llvm::Error error = verifyModule(*arithmeticKernel(op, i64), IRStage::Lowered);
+    EXPECT_FALSE(error) << binaryOpName(op) << ": " << llvm::toString(std::move(error));
+  }
+}
+
+TEST(IRVerifier, COperatorsTakeIntegersOnly) {
+  for (BinaryOp op : {BinaryOp::CDiv, BinaryOp::CRem, BinaryOp::CShl, BinaryOp::CShr}) {
+    std::string message = verifyMessage(*arithmeticKernel(op, f32));
+    EXPECT_NE(message.find(std::string(binaryOpName(op)) + " on a float type"), std::string::npos) << message;
+  }
+}
+
 } // namespace

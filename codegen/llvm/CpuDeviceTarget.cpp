@@ -1,5 +1,5 @@
-//===- HostTarget.cpp - Compile LLVM IR for the CPU device -----------------===//
-#include "HostTarget.h"
+//===- CpuDeviceTarget.cpp - Compile LLVM IR for the CPU device -----------===//
+#include "CpuDeviceTarget.h"
 
 #include "llvm/ADT/SmallString.h"
 #include "llvm/IR/LegacyPassManager.h"
@@ -14,7 +14,7 @@
 
 namespace pyk::llvmgen {
 
-llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine(unsigned optLevel) {
+llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createCpuDeviceTargetMachine(unsigned optLevel) {
   static std::once_flag once;
   std::call_once(once, [] {
     llvm::InitializeNativeTarget();
@@ -29,8 +29,7 @@ llvm::Expected<std::unique_ptr<llvm::TargetMachine>> createHostTargetMachine(uns
   // of this architecture, not just the one that built it.
   const std::string cpu = llvm::Triple(triple).getArch() == llvm::Triple::x86_64 ? "x86-64" : "generic";
   static constexpr llvm::CodeGenOptLevel levels[] = {llvm::CodeGenOptLevel::None, llvm::CodeGenOptLevel::Less,
-                                                     llvm::CodeGenOptLevel::Default,
-                                                     llvm::CodeGenOptLevel::Aggressive};
+                                                     llvm::CodeGenOptLevel::Default, llvm::CodeGenOptLevel::Aggressive};
   llvm::TargetOptions options;
   std::unique_ptr<llvm::TargetMachine> machine(target->createTargetMachine(
       triple, cpu, "", options, llvm::Reloc::PIC_, std::nullopt, levels[std::min(optLevel, 3u)]));

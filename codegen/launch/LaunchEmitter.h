@@ -1,16 +1,16 @@
-//===- HostEmitter.h - C++ launch functions for the kernels of a file ------===//
+//===- LaunchEmitter.h - C++ launch functions for the kernels of a file ---===//
 //
 // For NAME.pyk, writes NAME.pyk.h (one typed launch function per kernel in
 // namespace pyk::kernels, through the inline namespaces NAME_pyk and the
 // compilation's own pyk_unit_ID, so that each has a program-unique symbol)
 // and NAME.pyk.cpp (the embedded PTX, the kernels'
 // descriptors for the runtime, and the launch functions' bodies). The CPU
-// device's code is a separate object (HostTarget.h) that NAME.pyk.cpp
+// device's code is a separate object (CpuDeviceTarget.h) that NAME.pyk.cpp
 // refers to by its entry points' names.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PYK_CODEGEN_HOST_HOSTEMITTER_H
-#define PYK_CODEGEN_HOST_HOSTEMITTER_H
+#ifndef PYK_CODEGEN_LAUNCH_LAUNCHEMITTER_H
+#define PYK_CODEGEN_LAUNCH_LAUNCHEMITTER_H
 
 #include "IR.h"
 
@@ -18,14 +18,14 @@
 #include <utility>
 #include <vector>
 
-namespace pyk::host {
+namespace pyk::launch {
 
-struct HostFiles {
+struct LaunchFiles {
   std::string header; ///< NAME.pyk.h
   std::string source; ///< NAME.pyk.cpp
 };
 
-struct HostEmitOptions {
+struct LaunchEmitOptions {
   /// NAME, as in NAME.pyk.h.
   std::string baseName;
   /// The PTX to embed (for every kernel of the module).
@@ -36,8 +36,8 @@ struct HostEmitOptions {
 };
 
 /// The launch functions of every kernel in `module`.
-HostFiles emitHost(const ir::Module &module, const HostEmitOptions &options);
+LaunchFiles emitLaunchCode(const ir::Module &module, const LaunchEmitOptions &options);
 
-} // namespace pyk::host
+} // namespace pyk::launch
 
-#endif // PYK_CODEGEN_HOST_HOSTEMITTER_H
+#endif // PYK_CODEGEN_LAUNCH_LAUNCHEMITTER_H
