@@ -1,11 +1,10 @@
 //===- CudaHelpers.h - Device functions the generated CUDA C++ calls ------===//
 //
-// What CUDA C++ spells with more than an operator: PTX registers (%laneid,
-// %dynamic_smem_size) through inline asm, cuda.atomic.* over CUDA's
-// overloads, checked mode's record and checked accesses. This writes the
-// ones a file uses at its top. (Python's operators are not here: the IR
-// states them, PythonOpFunctions.h. Float-to-integer conversion still is,
-// until the IR states it too.)
+// The helpers are code, in codegen/cuda/prelude.cuh: what CUDA C++ spells
+// with more than an operator (PTX registers through inline asm,
+// cuda.atomic.* over CUDA's overloads, checked mode's record and accesses,
+// the saturating float-to-integer conversion). The emitter collects the
+// ones a file calls; this writes their sections at the file's top.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_CODEGEN_CUDA_CUDAHELPERS_H
@@ -39,10 +38,12 @@ enum class Helper {
   Checks,
 };
 
-/// The name the generated code calls ("pyk_floordiv").
+/// The name the generated code calls ("pyk_atomic_add").
 const char *helperName(Helper helper);
 
-/// Writes the definitions of `helpers` (and the includes they need).
+/// Writes the sections of prelude.cuh that define `helpers` (and the
+/// includes they need), in the order of the enum (each may use those
+/// before it).
 void emitHelpers(const std::set<Helper> &helpers, llvm::raw_ostream &os);
 
 } // namespace pyk::cuda

@@ -114,8 +114,11 @@ private:
   /// index come from the caller.
   void takeThreadContext();
 
-  /// struct CpuBlockContext { u32 blockIdx[3], blockDim[3], gridDim[3]; void *sharedMemory; }
+  /// Reads the block's index, size and the grid's size from the runtime's
+  /// CpuBlockContext (pyk/CpuBlockContext.h).
   void loadBlockValues(llvm::Value *context);
+  /// The address of the block context's field at byte `offset`.
+  llvm::Value *blockContextField(size_t offset);
 
   /// launch_bounds and max_registers, as NVPTX reads them: nvvm.annotations
   /// (.maxntid, .minnctapersm and .maxnreg in the PTX).

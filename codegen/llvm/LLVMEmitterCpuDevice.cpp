@@ -10,7 +10,6 @@
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
 
-
 #include "IRWalk.h"
 #include "SymbolNames.h"
 
@@ -18,6 +17,8 @@
 #include "llvm/IR/IntrinsicsNVPTX.h"
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/FileSystem.h"
+
+#include "pyk/CpuBlockContext.h"
 #include "llvm/Support/Path.h"
 
 #include <algorithm>
@@ -35,15 +36,23 @@ void FunctionEmitter::takeThreadContext() {
   }
 }
 
-/// struct CpuBlockContext { u32 blockIdx[3], blockDim[3], gridDim[3]; void *sharedMemory; }
+/// A field of the runtime's CpuBlockContext (pyk/CpuBlockContext.h), at
+/// its offset in the runtime's own layout.
+llvm::Value *FunctionEmitter::blockContextField(size_t offset) {
+  return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), blockContext_, offset);
+}
+
 void FunctionEmitter::loadBlockValues(llvm::Value *context) {
+  using pyk::detail::CpuBlockContext;
   blockContext_ = context;
   static const char *fields[] = {"blockIdx", "blockDim", "gridDim"};
+  static const size_t offsets[] = {offsetof(CpuBlockContext, blockIdx), offsetof(CpuBlockContext, blockDim),
+                                    offsetof(CpuBlockContext, gridDim)};
   for (unsigned field = 0; field < 3; ++field)
     for (unsigned axis = 0; axis < 3; ++axis)
-      blockValues_[field][axis] = builder_.CreateLoad(
-          builder_.getInt32Ty(), builder_.CreateConstInBoundsGEP1_64(builder_.getInt32Ty(), context, field * 3 + axis),
-          std::string(fields[field]) + "." + "xyz"[axis]);
+      blockValues_[field][axis] =
+          builder_.CreateLoad(builder_.getInt32Ty(), blockContextField(offsets[field] + axis * sizeof(uint32_t)),
+                              std::string(fields[field]) + "." + "xyz"[axis]);
 }
 
 // --- Array locals -----------------------------------------------------------
@@ -67,11 +76,12 @@ void FunctionEmitter::placeDynamicShared() {
   for (const Variable *var : function_.variables()) {
     if (var->memory != Variable::Memory::DynamicShared)
       continue;
-    auto *ptr = llvm::PointerType::get(context_, 0);
-    auto *layout = llvm::StructType::get(context_, {llvm::ArrayType::get(builder_.getInt32Ty(), 9), ptr,
-                                                    builder_.getInt64Ty()});
-    llvm::Value *data = builder_.CreateLoad(ptr, builder_.CreateStructGEP(layout, blockContext_, 1), "shared.dynamic");
-    llvm::Value *bytes = builder_.CreateLoad(builder_.getInt64Ty(), builder_.CreateStructGEP(layout, blockContext_, 2));
+    using pyk::detail::CpuBlockContext;
+    llvm::Value *data = builder_.CreateLoad(llvm::PointerType::get(context_, 0),
+                                            blockContextField(offsetof(CpuBlockContext, sharedMemory)),
+                                            "shared.dynamic");
+    llvm::Value *bytes =
+        builder_.CreateLoad(builder_.getInt64Ty(), blockContextField(offsetof(CpuBlockContext, sharedBytes)));
     arrays_[var] = dynamicSharedArray(var, data, bytes);
   }
 }

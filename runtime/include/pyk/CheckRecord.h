@@ -10,27 +10,15 @@
 // rest; later failures leave it alone. The runtime reads it after the
 // launch and raises pyk::KernelError.
 //
-// Plain C, so that generated CUDA C++ can declare the same layout.
+// The record's layout is pyk/CheckRecordLayout.h, plain C, which pykc
+// copies into the CUDA C++ it writes and whose offsets the LLVM backend
+// takes: one definition for every side.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_CHECKRECORD_H
 #define PYK_CHECKRECORD_H
 
-#include <stdint.h>
-
-extern "C" {
-
-struct pyk_check_record {
-  uint32_t failed; ///< 0 until a check fails
-  uint32_t site;   ///< the failed check, an index into the module's site table
-  uint64_t launch; ///< the launch's opaque word
-  int64_t index;   ///< bounds checks: the index and the extent it broke
-  int64_t extent;
-  uint32_t thread[3]; ///< threadIdx of the failing thread
-  uint32_t block[3];  ///< blockIdx of its block
-};
-
-} // extern "C"
+#include "pyk/CheckRecordLayout.h"
 
 namespace pyk::detail {
 

@@ -9,6 +9,7 @@
 #define PYK_LAUNCH_H
 
 #include "pyk/CheckRecord.h"
+#include "pyk/CpuBlockContext.h"
 #include "pyk/Stream.h"
 
 #include <atomic>
@@ -57,18 +58,6 @@ struct Launch {
 };
 
 namespace detail {
-
-/// What one CPU-device call of a kernel runs: all threads of one block.
-struct CpuBlockContext {
-  std::uint32_t blockIdx[3];
-  std::uint32_t blockDim[3];
-  std::uint32_t gridDim[3];
-  /// Dynamic shared memory of this block (Launch::shared_bytes bytes).
-  void *sharedMemory;
-  /// Its size: Launch::shared_bytes (cuda.shared.array(0, T) is
-  /// sharedBytes / sizeof(T) elements long).
-  std::uint64_t sharedBytes;
-};
 
 /// The CPU-device entry of a kernel, compiled by pykc for the host: runs
 /// every thread of the block `context` describes. `args` is laid out as for

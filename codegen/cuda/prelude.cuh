@@ -1,0 +1,310 @@
+//===- prelude.cuh - The device functions generated CUDA C++ calls -------===//
+//
+// What CUDA C++ spells with more than an operator: PTX registers (%laneid,
+// %dynamic_smem_size) through inline asm, cuda.atomic.* over CUDA's
+// overloads, checked mode's record and checked accesses, and the
+// saturating float-to-integer conversion that C++ leaves undefined.
+//
+// Each section, from a `// pyk-helper: NAME` line to the next, is one
+// helper (CudaHelpers.h); a generated .cu file gets the sections its code
+// calls, in this order (a section may use those before it). pykc embeds
+// this file at build time (CMakeLists.txt), and an #include of a runtime
+// header in a section becomes that header's text, so that the generated
+// file stands alone. ctest compiles this file with nvcc
+// (cuda_prelude_compiles): it is code, not strings.
+//
+//===----------------------------------------------------------------------===//
+#include <cstdint>
+#include <type_traits>
+
+// pyk-helper: FloatToInt
+// A float to an integer type, toward zero: NaN gives 0 and a value past the
+// type's range its nearest end, on every device (C++ leaves those undefined).
+template <typename To, typename From> __device__ __forceinline__ To pyk_float_to_int(From x) {
+    using Bits = std::make_unsigned_t<To>;
+    constexpr To highest = To(std::is_signed_v<To> ? Bits(~Bits(0)) >> 1 : Bits(~Bits(0)));
+    constexpr To lowest = std::is_signed_v<To> ? To(-highest - 1) : To(0);
+    if (x != x)
+        return 0;
+    if (x <= From(lowest))
+        return lowest;
+    // From(highest) may round up to the first value past the range.
+    if (x >= From(highest))
+        return highest;
+    return To(x);
+}
+
+// pyk-helper: LaneId
+// cuda.laneid: the thread's index in its warp, PTX's %laneid.
+__device__ __forceinline__ int32_t pyk_laneid() {
+    unsigned lane;
+    asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+    return (int32_t)lane;
+}
+
+// pyk-helper: LaneMaskLt
+// cuda.lanemask_lt: the bits of the lanes below this one, PTX's %lanemask_lt.
+__device__ __forceinline__ uint32_t pyk_lanemask_lt() {
+    unsigned mask;
+    asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
+    return mask;
+}
+
+// pyk-helper: DynamicShared
+// cuda.shared.array(0, T): the launch's dynamic shared memory, and its size
+// (PTX's %dynamic_smem_size).
+extern __shared__ __align__(16) unsigned char pyk_dynamic_shared[];
+__device__ __forceinline__ uint32_t pyk_dynamic_shared_bytes() {
+    unsigned bytes;
+    asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
+    return bytes;
+}
+
+// pyk-helper: AtomicBits
+// The unsigned integer CUDA's atomics take for a T's bits, and the
+// conversions both ways (memcpy-free: CUDA's bit casts).
+template <typename T> using pyk_bits_t = std::conditional_t<sizeof(T) == 4, unsigned, unsigned long long>;
+template <typename T> __device__ __forceinline__ pyk_bits_t<T> pyk_bits(T value) {
+    if constexpr (std::is_same_v<T, float>)
+        return __float_as_uint(value);
+    else if constexpr (std::is_same_v<T, double>)
+        return (unsigned long long)__double_as_longlong(value);
+    else
+        return (pyk_bits_t<T>)value;
+}
+template <typename T> __device__ __forceinline__ T pyk_from_bits(pyk_bits_t<T> bits) {
+    if constexpr (std::is_same_v<T, float>)
+        return __uint_as_float(bits);
+    else if constexpr (std::is_same_v<T, double>)
+        return __longlong_as_double((long long)bits);
+    else
+        return (T)bits;
+}
+// Replaces *address with next(*address) in a compare-and-swap loop, for the
+// operations CUDA has no atomic instruction for; returns the old value.
+template <typename T, typename F> __device__ __forceinline__ T pyk_atomic_update(T *address, F next) {
+    auto *bits = (pyk_bits_t<T> *)address;
+    pyk_bits_t<T> old = *bits, assumed;
+    do {
+        assumed = old;
+        old = atomicCAS(bits, assumed, pyk_bits(next(pyk_from_bits<T>(assumed))));
+    } while (old != assumed);
+    return pyk_from_bits<T>(old);
+}
+
+// pyk-helper: AtomicAdd
+// cuda.atomic.add: the old value; 64-bit integers through their bits.
+template <typename T> __device__ __forceinline__ T pyk_atomic_add(T *address, T value) {
+    if constexpr (std::is_integral_v<T> && sizeof(T) == 8)
+        return (T)atomicAdd((unsigned long long *)address, (unsigned long long)value);
+    else
+        return atomicAdd(address, value);
+}
+
+// pyk-helper: AtomicSub
+// cuda.atomic.sub: the old value; floats and 64-bit integers add the
+// negated value (wrapping, as the subtraction would).
+template <typename T> __device__ __forceinline__ T pyk_atomic_sub(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return atomicAdd(address, -value);
+    else if constexpr (sizeof(T) == 8)
+        return (T)atomicAdd((unsigned long long *)address, 0ull - (unsigned long long)value);
+    else
+        return atomicSub(address, value);
+}
+
+// pyk-helper: AtomicAnd
+// cuda.atomic.and_: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_and(T *address, T value) {
+    return pyk_from_bits<T>(atomicAnd((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+
+// pyk-helper: AtomicOr
+// cuda.atomic.or_: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_or(T *address, T value) {
+    return pyk_from_bits<T>(atomicOr((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+
+// pyk-helper: AtomicXor
+// cuda.atomic.xor: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_xor(T *address, T value) {
+    return pyk_from_bits<T>(atomicXor((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+
+// pyk-helper: AtomicMax
+// cuda.atomic.max: the old value; floats as C's fmax (a NaN operand loses).
+template <typename T> __device__ __forceinline__ T pyk_atomic_max(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return pyk_atomic_update(address, [value](T old) { return fmax(old, value); });
+    else if constexpr (std::is_signed_v<T> && sizeof(T) == 8)
+        return (T)atomicMax((long long *)address, (long long)value);
+    else if constexpr (sizeof(T) == 8)
+        return (T)atomicMax((unsigned long long *)address, (unsigned long long)value);
+    else
+        return atomicMax(address, value);
+}
+
+// pyk-helper: AtomicMin
+// cuda.atomic.min: the old value; floats as C's fmin (a NaN operand loses).
+template <typename T> __device__ __forceinline__ T pyk_atomic_min(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return pyk_atomic_update(address, [value](T old) { return fmin(old, value); });
+    else if constexpr (std::is_signed_v<T> && sizeof(T) == 8)
+        return (T)atomicMin((long long *)address, (long long)value);
+    else if constexpr (sizeof(T) == 8)
+        return (T)atomicMin((unsigned long long *)address, (unsigned long long)value);
+    else
+        return atomicMin(address, value);
+}
+
+// pyk-helper: AtomicExch
+// cuda.atomic.exch: the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_exch(T *address, T value) {
+    return pyk_from_bits<T>(atomicExch((pyk_bits_t<T> *)address, pyk_bits(value)));
+}
+
+// pyk-helper: AtomicInc
+// cuda.atomic.inc: old >= value ? 0 : old + 1; the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_inc(T *address, T value) {
+    if constexpr (sizeof(T) == 4)
+        return atomicInc(address, value);
+    else
+        return pyk_atomic_update(address, [value](T old) { return old >= value ? T(0) : T(old + 1); });
+}
+
+// pyk-helper: AtomicDec
+// cuda.atomic.dec: old == 0 || old > value ? value : old - 1; the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_dec(T *address, T value) {
+    if constexpr (sizeof(T) == 4)
+        return atomicDec(address, value);
+    else
+        return pyk_atomic_update(address, [value](T old) { return old == 0 || old > value ? value : T(old - 1); });
+}
+
+// pyk-helper: AtomicCas
+// cuda.atomic.cas: stores value if *address == expected (bit for bit);
+// the old value.
+template <typename T> __device__ __forceinline__ T pyk_atomic_cas(T *address, T expected, T value) {
+    return pyk_from_bits<T>(atomicCAS((pyk_bits_t<T> *)address, pyk_bits(expected), pyk_bits(value)));
+}
+
+// pyk-helper: Checks
+// Checked mode (debug=True, pykc --checked). The first failed check of a
+// launch claims the record (pyk/CheckRecord.h) and fills it in; the runtime
+// reads it after the launch. The failing access is skipped: a load yields
+// 0, a store does nothing. Sites are indices into the launch code's table
+// of check sites; PYK_NO_CHECK marks an axis proven in bounds.
+#include "pyk/CheckRecordLayout.h"
+struct pyk_checker {
+    pyk_check_record *record;
+    uint64_t launch;
+};
+#define PYK_NO_CHECK 0xffffffffu
+[[maybe_unused]] static __device__ __noinline__ void pyk_check_failed(pyk_checker check, uint32_t site,
+                                                                      int64_t index, int64_t extent) {
+    if (check.record == nullptr || atomicCAS(&check.record->failed, 0u, 1u) != 0u)
+        return;
+    check.record->site = site;
+    check.record->launch = check.launch;
+    check.record->index = index;
+    check.record->extent = extent;
+    check.record->thread[0] = threadIdx.x;
+    check.record->thread[1] = threadIdx.y;
+    check.record->thread[2] = threadIdx.z;
+    check.record->block[0] = blockIdx.x;
+    check.record->block[1] = blockIdx.y;
+    check.record->block[2] = blockIdx.z;
+}
+// One axis: false (and reported) when index is outside [0, extent).
+[[maybe_unused]] static __device__ __forceinline__ bool pyk_in_bounds(pyk_checker check, int64_t index,
+                                                                      int64_t extent, uint32_t site) {
+    if (site == PYK_NO_CHECK || (uint64_t)index < (uint64_t)extent)
+        return true;
+    pyk_check_failed(check, site, index, extent);
+    return false;
+}
+// The element data[i0, i1, ...] (row-major), or null when an index fails
+// its check.
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0) {
+    return pyk_in_bounds(check, i0, n0, site0) ? data + i0 : nullptr;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
+                                          int64_t i1, int64_t n1, uint32_t site1) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1))
+        return nullptr;
+    return data + i0 * n1 + i1;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
+                                          int64_t i1, int64_t n1, uint32_t site1, int64_t i2, int64_t n2,
+                                          uint32_t site2) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2))
+        return nullptr;
+    return data + (i0 * n1 + i1) * n2 + i2;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
+                                          int64_t i1, int64_t n1, uint32_t site1, int64_t i2, int64_t n2,
+                                          uint32_t site2, int64_t i3, int64_t n3, uint32_t site3) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2) || !pyk_in_bounds(check, i3, n3, site3))
+        return nullptr;
+    return data + ((i0 * n1 + i1) * n2 + i2) * n3 + i3;
+}
+// The element of a strided view at (i0, i1, ...): data[i0 * s0 + i1 * s1 +
+// ...], or null when an index fails its check.
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0) {
+    return pyk_in_bounds(check, i0, n0, site0) ? data + i0 * s0 : nullptr;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
+                                                  uint32_t site1) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1))
+        return nullptr;
+    return data + i0 * s0 + i1 * s1;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
+                                                  uint32_t site1, int64_t i2, int64_t n2, int64_t s2,
+                                                  uint32_t site2) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2))
+        return nullptr;
+    return data + i0 * s0 + i1 * s1 + i2 * s2;
+}
+template <typename T>
+__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
+                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
+                                                  uint32_t site1, int64_t i2, int64_t n2, int64_t s2,
+                                                  uint32_t site2, int64_t i3, int64_t n3, int64_t s3,
+                                                  uint32_t site3) {
+    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
+        !pyk_in_bounds(check, i2, n2, site2) || !pyk_in_bounds(check, i3, n3, site3))
+        return nullptr;
+    return data + i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3;
+}
+template <typename T> __device__ __forceinline__ T pyk_load(const T *element) {
+    return element ? *element : T(0);
+}
+template <typename T> __device__ __forceinline__ void pyk_store(T *element, T value) {
+    if (element)
+        *element = value;
+}
+// An atomic operation on a checked element: 0 when the check failed.
+template <typename T, typename Operation>
+__device__ __forceinline__ T pyk_on_element(T *element, Operation operation) {
+    return element ? operation(element) : T(0);
+}
+// An integer divisor, reported when it is zero (the division then gives 0).
+template <typename T> __device__ __forceinline__ T pyk_divisor(pyk_checker check, T divisor, uint32_t site) {
+    if (divisor == 0)
+        pyk_check_failed(check, site, 0, 0);
+    return divisor;
+}
