@@ -8,6 +8,8 @@
 #ifndef PYK_FRONTEND_TYPES_H
 #define PYK_FRONTEND_TYPES_H
 
+#include "ScalarTypes.h"
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -18,38 +20,6 @@
 #include <vector>
 
 namespace pyk {
-
-/// The scalar element types, as NumPy names them.
-enum class ScalarKind : uint8_t {
-  Bool,
-  Int8,
-  Int16,
-  Int32,
-  Int64,
-  UInt8,
-  UInt16,
-  UInt32,
-  UInt64,
-  Float16,
-  Float32,
-  Float64,
-};
-
-bool isInteger(ScalarKind kind);
-bool isSignedInteger(ScalarKind kind);
-bool isUnsignedInteger(ScalarKind kind);
-bool isFloat(ScalarKind kind);
-/// Size in bytes (bool is one byte).
-unsigned byteWidth(ScalarKind kind);
-/// NumPy's name: "float32", "int64", "bool".
-std::string_view scalarName(ScalarKind kind);
-/// Resolves NumPy, Numba and Python spellings ("float32", "f4", "intp",
-/// "boolean", "int" ...) of a scalar type. Python's `int`, `float` and
-/// `bool` are int64, float64 and bool, as in Numba.
-std::optional<ScalarKind> scalarKindFromName(std::string_view name);
-/// The same, for a name taken from `module` ("numpy", "numba.types", ...):
-/// NumPy's `byte` is int8 where Numba's is uint8.
-std::optional<ScalarKind> scalarKindInModule(std::string_view module, std::string_view name);
 
 class Type {
 public:

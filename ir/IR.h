@@ -13,7 +13,7 @@
 #define PYK_IR_IR_H
 
 #include "SourceFile.h"
-#include "Types.h"
+#include "ScalarTypes.h"
 
 #include "llvm/Support/Casting.h"
 

@@ -1,6 +1,6 @@
 //===- ASTToIR.h - Lower a checked AST to the IR --------------------------===//
-#ifndef PYK_IR_ASTTOIR_H
-#define PYK_IR_ASTTOIR_H
+#ifndef PYK_LOWERING_ASTTOIR_H
+#define PYK_LOWERING_ASTTOIR_H
 
 #include "AST.h"
 #include "IR.h"
@@ -17,4 +17,4 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
 
 } // namespace pyk::ir
 
-#endif // PYK_IR_ASTTOIR_H
+#endif // PYK_LOWERING_ASTTOIR_H

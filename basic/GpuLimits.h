@@ -7,8 +7,8 @@
 // shared memory), which the runtime checks against the device.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PYK_FRONTEND_GPULIMITS_H
-#define PYK_FRONTEND_GPULIMITS_H
+#ifndef PYK_BASIC_GPULIMITS_H
+#define PYK_BASIC_GPULIMITS_H
 
 #include <cstdint>
 
@@ -26,4 +26,4 @@ constexpr uint64_t maxKernelParamBytes = 4 * 1024;
 
 } // namespace pyk
 
-#endif // PYK_FRONTEND_GPULIMITS_H
+#endif // PYK_BASIC_GPULIMITS_H

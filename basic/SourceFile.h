@@ -6,8 +6,8 @@
 // diagnostics: that is DiagnosticEngine's job.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PYK_FRONTEND_SOURCEFILE_H
-#define PYK_FRONTEND_SOURCEFILE_H
+#ifndef PYK_BASIC_SOURCEFILE_H
+#define PYK_BASIC_SOURCEFILE_H
 
 #include <cstdint>
 #include <optional>
@@ -83,4 +83,4 @@ private:
 
 } // namespace pyk
 
-#endif // PYK_FRONTEND_SOURCEFILE_H
+#endif // PYK_BASIC_SOURCEFILE_H

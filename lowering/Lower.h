@@ -1,6 +1,6 @@
 //===- Lower.h - The IR pipeline, from checked AST to verified IR ---------===//
-#ifndef PYK_IR_LOWER_H
-#define PYK_IR_LOWER_H
+#ifndef PYK_LOWERING_LOWER_H
+#define PYK_LOWERING_LOWER_H
 
 #include "IR.h"
 #include "Sema.h"
@@ -39,4 +39,4 @@ llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info,
 
 } // namespace pyk::ir
 
-#endif // PYK_IR_LOWER_H
+#endif // PYK_LOWERING_LOWER_H

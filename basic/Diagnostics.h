@@ -6,8 +6,8 @@
 // follows. Compiler bugs are asserts, not diagnostics.
 //
 //===----------------------------------------------------------------------===//
-#ifndef PYK_FRONTEND_DIAGNOSTICS_H
-#define PYK_FRONTEND_DIAGNOSTICS_H
+#ifndef PYK_BASIC_DIAGNOSTICS_H
+#define PYK_BASIC_DIAGNOSTICS_H
 
 #include "SourceFile.h"
 
@@ -109,4 +109,4 @@ void printDiagnostics(llvm::raw_ostream &os, const DiagnosticEngine &engine);
 
 } // namespace pyk
 
-#endif // PYK_FRONTEND_DIAGNOSTICS_H
+#endif // PYK_BASIC_DIAGNOSTICS_H

@@ -5,8 +5,8 @@
 // expressions (builtins, tuples, the GPU's operations, conversions).
 //
 //===----------------------------------------------------------------------===//
-#ifndef PYK_IR_LOWERING_H
-#define PYK_IR_LOWERING_H
+#ifndef PYK_LOWERING_LOWERING_H
+#define PYK_LOWERING_LOWERING_H
 
 #include "IR.h"
 #include "Sema.h"
@@ -301,4 +301,4 @@ private:
 
 } // namespace pyk::ir::lowering
 
-#endif // PYK_IR_LOWERING_H
+#endif // PYK_LOWERING_LOWERING_H
