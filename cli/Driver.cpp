@@ -4,6 +4,7 @@
 #include "ASTDumper.h"
 #include "CpuDeviceTarget.h"
 #include "CudaEmitter.h"
+#include "CudaOnCpu.h"
 #include "IRPrinter.h"
 #include "LLVMEmitter.h"
 #include "LaunchEmitter.h"
@@ -107,6 +108,17 @@ std::optional<TargetModule> targetModule(const ir::Module &module, const Options
   return TargetModule{std::move(*machine), std::move(llvmModule)};
 }
 
+/// The module's CUDA C++ (NAME.pyk.cu).
+std::string cudaSource(const ir::Module &module, const Options &options) {
+  cuda::CudaEmitOptions cudaOptions;
+  cudaOptions.compilerVersion = options.compilerVersion;
+  cudaOptions.lineDirectives = options.lineDirectives;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  cuda::emitCuda(module, cudaOptions, os);
+  return text;
+}
+
 /// The module's LLVM IR for the GPU architecture `arch`.
 std::optional<TargetModule> gpuModule(const ir::Module &module, const Options &options, const std::string &arch,
                                       llvm::LLVMContext &context, bool optimize, DiagnosticEngine &diags,
@@ -134,22 +146,46 @@ std::optional<std::string> ptxFor(const ir::Module &module, const Options &optio
   return std::move(*ptx);
 }
 
-/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, and a cubin for each
-/// architecture of options.cubinArchs) and NAME.pyk.cpu.o (the CPU device's
-/// code, from the same IR).
-Result emitLaunchFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
-                       Result result) {
+using FileList = std::vector<std::pair<std::string, std::string>>;
+
+/// The CPU device's code for `module`, added to `files`: NAME.pyk.cpu.o
+/// from the LLVM backend, or NAME.pyk.cu and NAME.pyk.cpu.cpp (the CUDA
+/// C++ for the host); false after an error, recorded in `result`.
+bool emitCpuDeviceCode(const ir::Module &module, const Options &options, DiagnosticEngine &diags, Result &result,
+                       FileList &files) {
+  if (options.cpuDeviceCode == CpuDeviceCode::Cuda) {
+    StageTimer timer(result.times, "CUDA C++ emission (CPU device)");
+    const std::string cudaFile = options.baseName + ".pyk.cu";
+    files.emplace_back(cudaFile, cudaSource(module, options));
+    files.emplace_back(options.baseName + ".pyk.cpu.cpp",
+                       cuda::emitCudaOnCpu(module, cudaFile, options.compilerVersion));
+    return true;
+  }
   auto machine = timed(result.times, "CPU device target set-up",
                        [&] { return llvmgen::createCpuDeviceTargetMachine(options.optLevel); });
   llvm::LLVMContext context;
   std::optional<TargetModule> cpu =
       targetModule(module, options, std::move(machine), context, llvmgen::LLVMTarget::CpuDevice, true, diags, result);
   if (!cpu)
-    return result;
+    return false;
   llvm::Expected<std::string> object = timed(result.times, "object emission (CPU device)",
                                              [&] { return llvmgen::emitObject(*cpu->module, *cpu->machine); });
-  if (!object)
-    return internalError(std::move(result), llvm::toString(object.takeError()));
+  if (!object) {
+    result = internalError(std::move(result), llvm::toString(object.takeError()));
+    return false;
+  }
+  files.emplace_back(options.baseName + ".pyk.cpu.o", std::move(*object));
+  return true;
+}
+
+/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, and a cubin for each
+/// architecture of options.cubinArchs) and the CPU device's code, from the
+/// same IR.
+Result emitLaunchFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
+                       Result result) {
+  FileList cpuFiles;
+  if (!emitCpuDeviceCode(module, options, diags, result, cpuFiles))
+    return result;
 
   launch::LaunchEmitOptions launchOptions;
   for (const std::string &cubinArch : options.cubinArchs) {
@@ -173,11 +209,14 @@ Result emitLaunchFiles(const ir::Module &module, const Options &options, Diagnos
   launchOptions.baseName = options.baseName;
   launchOptions.ptx = std::move(ptx);
   launchOptions.compilerVersion = options.compilerVersion;
+  launchOptions.cpuDeviceFile =
+      options.baseName + (options.cpuDeviceCode == CpuDeviceCode::Cuda ? ".pyk.cpu.cpp" : ".pyk.cpu.o");
   launch::LaunchFiles files =
       timed(result.times, "launch functions", [&] { return launch::emitLaunchCode(module, launchOptions); });
   result.files.emplace_back(options.baseName + ".pyk.h", std::move(files.header));
   result.files.emplace_back(options.baseName + ".pyk.cpp", std::move(files.source));
-  result.files.emplace_back(options.baseName + ".pyk.cpu.o", std::move(*object));
+  for (auto &file : cpuFiles)
+    result.files.push_back(std::move(file));
   return result;
 }
 
@@ -190,10 +229,7 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
     {
       // Its own scope: the time is recorded before `result` is returned.
       StageTimer timer(result.times, "CUDA C++ emission");
-      cuda::CudaEmitOptions cudaOptions;
-      cudaOptions.compilerVersion = options.compilerVersion;
-      cudaOptions.lineDirectives = options.lineDirectives;
-      cuda::emitCuda(module, cudaOptions, out);
+      out << cudaSource(module, options);
     }
     return result;
   }

@@ -26,6 +26,11 @@ namespace pyk::driver {
 
 enum class EmitKind { Tokens, Ast, Ir, Cuda, Llvm, Ptx, Cubin, Host };
 
+/// What the CPU device runs: the LLVM backend's object (NAME.pyk.cpu.o),
+/// or the CUDA C++ backend's code compiled for the host (NAME.pyk.cu and
+/// NAME.pyk.cpu.cpp; codegen/cuda/CudaOnCpu.h).
+enum class CpuDeviceCode { Llvm, Cuda };
+
 struct Options {
   EmitKind emit = EmitKind::Cuda;
   std::string arch;
@@ -58,6 +63,8 @@ struct Options {
   /// --emit=host: also embed a cubin for each of these architectures
   /// (ptxas on the PTX for it), so that those GPUs load without JIT.
   std::vector<std::string> cubinArchs;
+  /// --emit=host: the CPU device's code (pykc --cpu-device-code).
+  CpuDeviceCode cpuDeviceCode = CpuDeviceCode::Llvm;
 };
 
 enum class Status { Success, CompileError, InternalError };

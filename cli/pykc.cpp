@@ -107,6 +107,16 @@ llvm::cl::opt<std::string> embedPtx("embed-ptx",
                                                    "CUDA C++ backend) instead of compiling the kernels with LLVM"),
                                     llvm::cl::value_desc("file"), llvm::cl::cat(pykCategory));
 
+llvm::cl::opt<pyk::driver::CpuDeviceCode> cpuDeviceCode(
+    "cpu-device-code",
+    llvm::cl::desc("With --emit=host: what the CPU device runs (default llvm)"),
+    llvm::cl::values(clEnumValN(pyk::driver::CpuDeviceCode::Llvm, "llvm",
+                                "the LLVM backend's code, as an object (NAME.pyk.cpu.o)"),
+                     clEnumValN(pyk::driver::CpuDeviceCode::Cuda, "cuda",
+                                "the CUDA C++ backend's code (NAME.pyk.cu), compiled by the host's C++ compiler "
+                                "from NAME.pyk.cpu.cpp against pyk/CudaOnCpu.h")),
+    llvm::cl::init(pyk::driver::CpuDeviceCode::Llvm), llvm::cl::cat(pykCategory));
+
 llvm::cl::list<std::string> printIrAfter(
     "print-ir-after",
     llvm::cl::desc("Print the IR to stderr after the IR pass NAME (comma-separated, repeatable), or after every "
@@ -192,6 +202,7 @@ std::string unitIdentity(const pyk::SourceFile &file, const pyk::driver::Options
   key += options.narrowIndices ? "index-bits=32;" : "";
   key += options.fuseMultiplyAdd ? "" : "fmad=false;";
   key += options.embeddedPtx ? "embedded-ptx;" : "";
+  key += options.cpuDeviceCode == pyk::driver::CpuDeviceCode::Cuda ? "cpu-device-code=cuda;" : "";
   for (const auto &[kernel, texts] : options.sema.signatures)
     for (const std::string &text : texts)
       key += "signature=" + kernel + "=" + text + ";";
@@ -275,6 +286,12 @@ int main(int argc, char **argv) {
     return UsageError;
   }
 
+  if (cpuDeviceCode.getNumOccurrences() && emitKind != EmitKind::Host) {
+    llvm::WithColor::error(llvm::errs(), "pykc")
+        << "--cpu-device-code chooses the CPU device's code among the launch files: use it with --emit=host\n";
+    return UsageError;
+  }
+
   if (emitKind == EmitKind::Host && outputFile == "-") {
     llvm::WithColor::error(llvm::errs(), "pykc") << "--emit=host writes several files: give a directory with -o\n";
     return UsageError;
@@ -303,6 +320,7 @@ int main(int argc, char **argv) {
   options.lineDirectives = !noLineDirectives;
   options.checked = checked;
   options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());
+  options.cpuDeviceCode = cpuDeviceCode;
   options.remarks = remarks;
   options.printIrAfter.assign(printIrAfter.begin(), printIrAfter.end());
   for (const std::string &given : signatures) {

@@ -1,6 +1,7 @@
 # pyk_add_kernels(TARGET <target> KERNELS a.pyk [b.pyk ...]
 #                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED]
-#                 [INDEX_BITS 32] [SIGNATURES NAME "sig" [NAME "sig" ...]])
+#                 [INDEX_BITS 32] [SIGNATURES NAME "sig" [NAME "sig" ...]]
+#                 [CPU_DEVICE_CODE cuda])
 #
 # Compiles each .pyk file with pykc at build time (again whenever it, or a
 # file it imports, changes)
@@ -26,6 +27,11 @@
 # INDEX_BITS 32: array element offsets in 32-bit arithmetic, which is faster
 # on a GPU (pykc --index-bits=32); each launch then checks that every array
 # argument has fewer than 2^31 elements (pyk::ShapeError). Default 64.
+# CPU_DEVICE_CODE cuda: the CPU device runs the kernels' CUDA C++ instead of
+# pykc's LLVM code: pykc writes NAME.pyk.cu and NAME.pyk.cpu.cpp (which
+# includes it) in place of NAME.pyk.cpu.o, and the host's C++ compiler
+# builds it against pyk/CudaOnCpu.h (pykc --cpu-device-code=cuda). Both
+# codes run the same launches; pyk's tests run every kernel through both.
 # SIGNATURES: type signatures of kernels, as pairs of a kernel's name and a
 # signature in any form @cuda.jit takes ("void(float32[:], float32)",
 # "(float32[::1], int32)"): the types of a lazily typed kernel (plain
@@ -34,7 +40,7 @@
 # function an overload per version (pykc --signature NAME=SIG). With several
 # KERNELS files, a signature goes to the file that has `def NAME`.
 function(pyk_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS" "KERNELS;ARCH;SIGNATURES")
+  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS;CPU_DEVICE_CODE" "KERNELS;ARCH;SIGNATURES")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
     message(FATAL_ERROR "pyk_add_kernels: TARGET must name an existing target (got '${PYK_TARGET}')")
   endif()
@@ -53,6 +59,12 @@ function(pyk_add_kernels)
   if(PYK_BACKEND STREQUAL "cuda")
     find_package(CUDAToolkit REQUIRED)
     find_program(PYK_NVCC_EXECUTABLE nvcc HINTS "${CUDAToolkit_BIN_DIR}" REQUIRED)
+  endif()
+  if(NOT PYK_CPU_DEVICE_CODE)
+    set(PYK_CPU_DEVICE_CODE llvm)
+  endif()
+  if(NOT PYK_CPU_DEVICE_CODE MATCHES "^(llvm|cuda)$")
+    message(FATAL_ERROR "pyk_add_kernels: CPU_DEVICE_CODE must be llvm or cuda, not '${PYK_CPU_DEVICE_CODE}'")
   endif()
   set(checked_flag "")
   if(PYK_CHECKED)
@@ -124,7 +136,16 @@ function(pyk_add_kernels)
       endforeach()
     endif()
     list(APPEND code_flags_here ${code_flags} ${signature_flags})
-    set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.cpu.o")
+    set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp")
+    if(PYK_CPU_DEVICE_CODE STREQUAL "cuda")
+      list(APPEND outputs "${out_dir}/${name}.pyk.cpu.cpp")
+      if(NOT PYK_BACKEND STREQUAL "cuda")
+        list(APPEND outputs "${out_dir}/${name}.pyk.cu") # included by NAME.pyk.cpu.cpp
+      endif()
+    else()
+      list(APPEND outputs "${out_dir}/${name}.pyk.cpu.o")
+    endif()
+    set(host_flags --cpu-device-code=${PYK_CPU_DEVICE_CODE})
     # The files the kernel file imports (pykc --depfile): editing one
     # recompiles it.
     set(depfile "${out_dir}/${name}.pyk.d")
@@ -137,7 +158,8 @@ function(pyk_add_kernels)
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
         COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${code_flags_here} -o "${cu}"
         COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${cubin_flag} --embed-ptx "${ptx}" -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${host_flags} ${cubin_flag} --embed-ptx "${ptx}"
+                -o "${out_dir}"
                 --depfile "${depfile}"
         DEPENDS "${kernel_path}" pyk::pykc
         DEPFILE "${depfile}"
@@ -146,7 +168,8 @@ function(pyk_add_kernels)
     else()
       add_custom_command(
         OUTPUT ${outputs}
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${cubin_flag} --arch=${ptx_arch} -o "${out_dir}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${host_flags} ${cubin_flag} --arch=${ptx_arch}
+                -o "${out_dir}"
                 --depfile "${depfile}"
         DEPENDS "${kernel_path}" pyk::pykc
         DEPFILE "${depfile}"
@@ -155,7 +178,9 @@ function(pyk_add_kernels)
     endif()
     set(code_flags_here "")
     target_sources(${PYK_TARGET} PRIVATE ${outputs})
-    set_source_files_properties("${out_dir}/${name}.pyk.cpu.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    if(PYK_CPU_DEVICE_CODE STREQUAL "llvm")
+      set_source_files_properties("${out_dir}/${name}.pyk.cpu.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
+    endif()
   endforeach()
   if(signature_words GREATER 0 AND NOT kernel_files EQUAL 1)
     foreach(at RANGE 0 ${last} 2)

@@ -78,20 +78,13 @@ void FunctionEmitter::docComment(const std::string &text) {
 }
 
 void FunctionEmitter::parameter(const Variable &param) {
-  if (param.type.isArray()) {
-    const std::string element = cudaScalarType(param.type.scalar);
-    // A kernel's arrays do not overlap (LANGUAGE.md); a device function
-    // may be passed the same array twice, so it gets no __restrict__.
-    const char *restrict = function_.kind == Function::Kind::Kernel ? "* __restrict__ " : "* ";
-    os_ << (param.readOnly ? "const " + element + restrict : element + "* ") << names_.nameOf(&param);
+  const std::vector<std::string> types = parameterTypes(param, function_.kind);
+  os_ << types[0] << " " << names_.nameOf(&param);
+  for (unsigned axis = 0; axis < param.type.rank; ++axis)
+    os_ << ", " << types[1 + axis] << " " << names_.extentOf(&param, axis);
+  if (!param.type.contiguous)
     for (unsigned axis = 0; axis < param.type.rank; ++axis)
-      os_ << ", int64_t " << names_.extentOf(&param, axis);
-    if (!param.type.contiguous)
-      for (unsigned axis = 0; axis < param.type.rank; ++axis)
-        os_ << ", int64_t " << names_.strideOf(&param, axis);
-    return;
-  }
-  os_ << cudaScalarType(param.type.scalar) << " " << names_.nameOf(&param);
+      os_ << ", " << types[1 + param.type.rank + axis] << " " << names_.strideOf(&param, axis);
 }
 
 /// cuda.shared.array / cuda.local.array: flat C arrays, indexed row-major

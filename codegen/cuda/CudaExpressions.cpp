@@ -146,8 +146,11 @@ Code FunctionEmitter::expr(const Expr &e) {
   case NodeKind::Logical: {
     auto &l = cast<Logical>(e);
     const int precedence = l.op == LogicalOp::And ? LogicalAnd : LogicalOr;
-    return {wrap(expr(*l.lhs), precedence) + (l.op == LogicalOp::And ? " && " : " || ") +
-                wrap(expr(*l.rhs), precedence + 1),
+    // A chain of one operator reads without parentheses, anything else
+    // with them: a || (b && c), as compilers ask of hand-written C++.
+    const Code lhs = expr(*l.lhs);
+    return {(lhs.precedence == precedence ? lhs.text : wrap(lhs, LogicalAnd + 1)) +
+                (l.op == LogicalOp::And ? " && " : " || ") + wrap(expr(*l.rhs), LogicalAnd + 1),
             precedence};
   }
   case NodeKind::WrapIndex:
@@ -295,6 +298,15 @@ Code FunctionEmitter::binary(const Binary &b) {
     Code code{wrap(expr(*b.lhs), precedence) + spelling + wrap(expr(*b.rhs), precedence + 1), precedence};
     return narrow(b.type(), std::move(code));
   };
+  // Bitwise operators and shifts read with every operand parenthesised but
+  // a chain of the same operator (a & b & c, (a & b) | c, (a + b) << c),
+  // as compilers ask of hand-written C++ (-Wparentheses).
+  auto bitwise = [&](const char *spelling, int precedence) {
+    const Code lhs = expr(*b.lhs);
+    Code code{(lhs.precedence == precedence ? lhs.text : wrap(lhs, Prefix)) + spelling + wrap(expr(*b.rhs), Prefix),
+              precedence};
+    return narrow(b.type(), std::move(code));
+  };
   auto call = [&](std::string function) {
     return Code{function + "(" + expr(*b.lhs).text + ", " + expr(*b.rhs).text + ")", Postfix};
   };
@@ -314,15 +326,15 @@ Code FunctionEmitter::binary(const Binary &b) {
   case BinaryOp::CRem:
     return infix(" % ", Multiplicative);
   case BinaryOp::CShl:
-    return infix(" << ", Shift);
+    return bitwise(" << ", Shift);
   case BinaryOp::CShr:
-    return infix(" >> ", Shift);
+    return bitwise(" >> ", Shift);
   case BinaryOp::And:
-    return infix(" & ", BitAnd);
+    return bitwise(" & ", BitAnd);
   case BinaryOp::Or:
-    return infix(" | ", BitOr);
+    return bitwise(" | ", BitOr);
   case BinaryOp::Xor:
-    return infix(" ^ ", BitXor);
+    return bitwise(" ^ ", BitXor);
   case BinaryOp::FloorDiv:
   case BinaryOp::Mod:
   case BinaryOp::Pow:

@@ -35,6 +35,18 @@ std::string cudaScalarType(ScalarKind kind) {
   return "void";
 }
 
+std::vector<std::string> parameterTypes(const ir::Variable &param, ir::Function::Kind kind) {
+  const std::string scalar = cudaScalarType(param.type.scalar);
+  if (!param.type.isArray())
+    return {scalar};
+  // A device function may be passed the same array twice: no __restrict__.
+  const char *pointer = kind == ir::Function::Kind::Kernel ? "* __restrict__" : "*";
+  std::vector<std::string> types{param.readOnly ? "const " + scalar + pointer : scalar + "*"};
+  const unsigned numbers = param.type.rank * (param.type.contiguous ? 1 : 2);
+  types.insert(types.end(), numbers, "int64_t");
+  return types;
+}
+
 NameTable::NameTable(const std::vector<const ir::Variable *> &variables) {
   for (const ir::Variable *var : variables)
     taken_.insert(var->name);

@@ -13,11 +13,18 @@
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace pyk::cuda {
 
 /// "float", "int64_t", "bool".
 std::string cudaScalarType(ScalarKind kind);
+
+/// The C++ types of the parameters `param` becomes, in order: a scalar's
+/// type; an array's data pointer (`const` when the function never writes
+/// the array, `__restrict__` in a kernel, whose arrays do not overlap),
+/// then an int64_t per extent and, for a strided view, per stride.
+std::vector<std::string> parameterTypes(const ir::Variable &param, ir::Function::Kind kind);
 
 /// Gives each variable of one function a unique C++ identifier: the .pyk
 /// name where it is free, otherwise the name with a `_` suffix.

@@ -35,30 +35,38 @@ template <typename To, typename From> __device__ __forceinline__ To pyk_float_to
 }
 
 // pyk-helper: LaneId
-// cuda.laneid: the thread's index in its warp, PTX's %laneid.
+// cuda.laneid: the thread's index in its warp, PTX's %laneid (the CPU
+// device's pyk/CudaOnCpu.h has its own).
+#ifndef PYK_CUDA_ON_CPU
 __device__ __forceinline__ int32_t pyk_laneid() {
     unsigned lane;
     asm("mov.u32 %0, %%laneid;" : "=r"(lane));
     return (int32_t)lane;
 }
+#endif
 
 // pyk-helper: LaneMaskLt
-// cuda.lanemask_lt: the bits of the lanes below this one, PTX's %lanemask_lt.
+// cuda.lanemask_lt: the bits of the lanes below this one, PTX's
+// %lanemask_lt (the CPU device's pyk/CudaOnCpu.h has its own).
+#ifndef PYK_CUDA_ON_CPU
 __device__ __forceinline__ uint32_t pyk_lanemask_lt() {
     unsigned mask;
     asm("mov.u32 %0, %%lanemask_lt;" : "=r"(mask));
     return mask;
 }
+#endif
 
 // pyk-helper: DynamicShared
 // cuda.shared.array(0, T): the launch's dynamic shared memory, and its size
-// (PTX's %dynamic_smem_size).
+// (PTX's %dynamic_smem_size; the CPU device's pyk/CudaOnCpu.h has its own).
+#ifndef PYK_CUDA_ON_CPU
 extern __shared__ __align__(16) unsigned char pyk_dynamic_shared[];
 __device__ __forceinline__ uint32_t pyk_dynamic_shared_bytes() {
     unsigned bytes;
     asm("mov.u32 %0, %%dynamic_smem_size;" : "=r"(bytes));
     return bytes;
 }
+#endif
 
 // pyk-helper: AtomicBits
 // The unsigned integer CUDA's atomics take for a T's bits, and the

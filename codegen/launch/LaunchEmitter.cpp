@@ -200,7 +200,7 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
      << "#include <pyk/pyk.h>\n\n#include <cstdint>\n#include <tuple>\n\n"
      << "// As " << commentText(options.baseName) << ".pyk.h declares them.\n"
      << launchDeclarations(module, options) << "\n";
-  os << "// The CPU device's code, in " << commentText(options.baseName) << ".pyk.cpu.o.\nextern \"C\" {\n";
+  os << "// The CPU device's code, in " << commentText(options.cpuDeviceFile) << ".\nextern \"C\" {\n";
   for (const Function *function : module.kernels())
     os << "void " << cpuEntrySymbol(module.unitId, function->symbol)
        << "(void **args, const pyk::detail::CpuBlockContext *block);\n";

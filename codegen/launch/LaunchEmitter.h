@@ -5,8 +5,9 @@
 // compilation's own pyk_unit_ID, so that each has a program-unique symbol)
 // and NAME.pyk.cpp (the embedded PTX, the kernels'
 // descriptors for the runtime, and the launch functions' bodies). The CPU
-// device's code is a separate object (CpuDeviceTarget.h) that NAME.pyk.cpp
-// refers to by its entry points' names.
+// device's code is separate (an object from CpuDeviceTarget.h, or the CUDA
+// C++ compiled for the host, CudaOnCpu.h) and NAME.pyk.cpp refers to it by
+// its entry points' names.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_CODEGEN_LAUNCH_LAUNCHEMITTER_H
@@ -33,6 +34,9 @@ struct LaunchEmitOptions {
   /// Cubins to embed, as (architecture, bytes).
   std::vector<std::pair<std::string, std::string>> cubins;
   std::string compilerVersion;
+  /// The file with the CPU device's code, for a comment: NAME.pyk.cpu.o,
+  /// or NAME.pyk.cpu.cpp (pykc --cpu-device-code=cuda).
+  std::string cpuDeviceFile;
 };
 
 /// The launch functions of every kernel in `module`.

@@ -3,8 +3,11 @@
 simulator, and requires the same outputs (LANGUAGE.md, principle 2: a .pyk
 file is a Numba kernel, and Numba is the reference).
 
-For each case of cases.py:
-  1. pykc FILE --emit=host writes NAME.pyk.cpu.o, the CPU device's code with
+For each case of cases.py, and each CPU-device code --cpu-device-code names
+(by default both: pykc's LLVM code and its CUDA C++ compiled for the host):
+  1. pykc FILE --emit=host writes the CPU device's code (NAME.pyk.cpu.o, or
+     with --cpu-device-code=cuda NAME.pyk.cu and NAME.pyk.cpu.cpp, which the
+     C++ compiler builds against pyk/CudaOnCpu.h), with
      one hidden entry pyk_cpu_<unit>_<symbol> per kernel version, and
      NAME.pyk.cpp, the launch code with one KernelInfo per version (its
      entry, argument sizes, checked mode, check sites ...). Both go into a
@@ -36,8 +39,10 @@ For each case of cases.py:
      rejects some files as soon as their decorators run).
   6. Every array argument (outputs and inputs alike) is compared: integers
      and bools exactly, floats within a tolerance (see Tolerance below).
+     Each CPU-device code is compared with Numba on its own.
 
 usage: cross_check.py --pykc PYKC --shim LIBSHIM.so --cxx CXX [--work DIR] [--only SUBSTRING]
+                      [--cpu-device-code llvm,cuda]
 Exits non-zero on any mismatch or failure; the last line is
 "cross-check: N kernels, M arrays compared, K mismatches".
 """
@@ -75,6 +80,27 @@ RUNTIME_INCLUDE = TESTS_DIR.parent / "runtime" / "include"
 # are programs of their own (pykc has its ASan runtime linked in) and run
 # without it.
 CHILD_ENV = {name: value for name, value in os.environ.items() if name != "LD_PRELOAD"}
+
+# How the launch code is compiled, and <pyk/pyk.h> for it ahead of time.
+LAUNCH_CODE_FLAGS = ["-std=c++17", "-fPIC"]
+
+
+def precompile_runtime_header(work_dir, cxx):
+    """<pyk/pyk.h> precompiled, for GCC (the first thing each launch code
+    includes): two thirds of each compile's time. GCC takes WORK/pch/pyk/pyk.h.gch
+    for it, and reads the header itself where the flags differ; other
+    compilers read the header (linked beside it) as always."""
+    pch = work_dir / "pch" / "pyk"
+    pch.mkdir(parents=True, exist_ok=True)
+    header = pch / "pyk.h"
+    if not header.exists():
+        header.symlink_to(RUNTIME_INCLUDE / "pyk" / "pyk.h")
+    subprocess.run([cxx, *LAUNCH_CODE_FLAGS, "-I", str(RUNTIME_INCLUDE), "-x", "c++-header", str(header),
+                    "-o", str(pch / "pyk.h.gch")], check=True, env=CHILD_ENV)
+
+
+# What the CPU device runs (pykc --cpu-device-code), as the report names it.
+CODE_NAMES = {"llvm": "LLVM code", "cuda": "CUDA C++"}
 
 # The element types of the generated launch functions' parameters.
 CPP_TYPES = {
@@ -182,28 +208,35 @@ class Version:
 class PykFile:
     """One .pyk file compiled by pykc: its CPU-device entries, loaded."""
 
-    def __init__(self, pyk_path, work_dir, pykc, cxx):
+    def __init__(self, pyk_path, work_dir, pykc, cxx, code):
         stem = pyk_path.name[: -len(".pyk")]
-        out_dir = work_dir / pyk_path.parent.name / stem
+        out_dir = work_dir / code / pyk_path.parent.name / stem
         out_dir.mkdir(parents=True, exist_ok=True)
         signatures = [f"--signature={signature}" for signature in build_signatures(pyk_path)]
-        subprocess.run([pykc, str(pyk_path), *signatures, "--emit=host", "-o", str(out_dir)], check=True,
-                       env=CHILD_ENV)
+        subprocess.run([pykc, str(pyk_path), *signatures, "--emit=host", f"--cpu-device-code={code}",
+                        "-o", str(out_dir)], check=True, env=CHILD_ENV)
         # kernel -> its versions, in the order of the launch functions
         self.versions = self._parse_launch_functions((out_dir / f"{stem}.pyk.cpp").read_text())
         # The KernelInfos are internal to the launch code (only its launch
         # functions use them): an exported getter per version, compiled in
         # the same translation unit, hands out each one's address.
         getters = out_dir / f"{stem}.kernel_infos.cpp"
-        getters.write_text(f'#include "{stem}.pyk.cpp"\n' + "".join(
+        getters.write_text(f'#include <pyk/pyk.h>\n#include "{stem}.pyk.cpp"\n' + "".join(
             f'extern "C" __attribute__((visibility("default"))) void *pyk_cross_check_info_{version.symbol}() '
             f'{{ return &{version.info}; }}\n'
             for versions in self.versions.values() for version in versions))
         library = out_dir / f"{stem}.so"
         # The entries call the C math library; the launch code calls the
         # runtime, which the shim, loaded first and globally, provides.
-        subprocess.run([cxx, "-std=c++17", "-shared", "-fPIC", "-I", str(RUNTIME_INCLUDE), "-o", str(library),
-                        str(getters), str(out_dir / f"{stem}.pyk.cpu.o"), "-lm"], check=True, env=CHILD_ENV)
+        cpu_code = out_dir / f"{stem}.pyk.cpu.o"
+        if code == "cuda":
+            # pyk/CudaOnCpu.h is C++20; the launch code is compiled as C++17,
+            # as the oldest standard its users may have.
+            source, cpu_code = cpu_code.with_suffix(".cpp"), out_dir / f"{stem}.pyk.cuda.o"
+            subprocess.run([cxx, "-std=c++20", "-c", "-fPIC", "-I", str(RUNTIME_INCLUDE), "-o", str(cpu_code),
+                            str(source)], check=True, env=CHILD_ENV)
+        subprocess.run([cxx, *LAUNCH_CODE_FLAGS, "-shared", "-I", str(work_dir / "pch"), "-I", str(RUNTIME_INCLUDE),
+                        "-o", str(library), str(getters), str(cpu_code), "-lm"], check=True, env=CHILD_ENV)
         self.library = ctypes.CDLL(str(library))
 
     def version(self, kernel, values):
@@ -385,16 +418,11 @@ def row_inputs(signature, inputs, compared, row, rows):
     return "  (inputs: " + ", ".join(shown) + ")" if shown else ""
 
 
-def run_case(case, pyk_file, python_module, shim):
-    """Runs one case both ways (python_module() gives the file imported as
-    Python); returns (the version of the kernel run, arrays compared,
-    elements that differ, lines describing them)."""
-    inputs = case.make_args(np.random.default_rng(case_specs.SEED))
-    version = pyk_file.version(case.kernel, inputs)
-    signature = version.params
-
+def run_on_pyk(case, pyk_file, version, inputs, shim):
+    """Launches `version` of the case's kernel on pyk's CPU device on copies
+    of `inputs`; returns the arguments as the launch left them."""
     pyk_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
-    packed = PackedArgs(signature, pyk_args)
+    packed = PackedArgs(version.params, pyk_args)
     if packed.sizes != version.arg_sizes:
         raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs "
                            f"{version.arg_sizes}")
@@ -408,6 +436,21 @@ def run_case(case, pyk_file, python_module, shim):
     if case.pyk_error and (error is None or case.pyk_error not in error):
         raise RuntimeError(f"pyk's launch must fail with '{case.pyk_error}'; it "
                            + (f"failed with '{error}'" if error else "succeeded"))
+    return pyk_args
+
+
+def run_case(case, pyk_files, python_module, shim):
+    """Runs one case on pyk's CPU device with each code of `pyk_files`
+    ({code: PykFile}) and under Numba (python_module() gives the file
+    imported as Python); returns (the version of the kernel run, arrays
+    compared, elements that differ, lines describing them)."""
+    inputs = case.make_args(np.random.default_rng(case_specs.SEED))
+    # {code: the arrays and values pyk's launch left}
+    pyk_results = {}
+    for code, pyk_file in pyk_files.items():
+        version = pyk_file.version(case.kernel, inputs)
+        pyk_results[code] = run_on_pyk(case, pyk_file, version, inputs, shim)
+    signature = version.params
 
     numba_args = None
     if case.run_numba:
@@ -421,15 +464,16 @@ def run_case(case, pyk_file, python_module, shim):
         tolerance = Tolerance.for_array(dtype)
         # (what is checked, its value, what it must be, what that is)
         checks = []
-        if name in case.pyk_expected:
-            want = np.asarray(case.pyk_expected[name](inputs), dtype=dtype)
-            checks.append(("pyk", pyk_args[index], want, "documented value"))
-        if numba_args is not None:
-            if name in case.numba_expected:
-                want = np.asarray(case.numba_expected[name](inputs), dtype=dtype)
-                checks.append(("Numba", numba_args[index], want, "documented value"))
-            else:
-                checks.append(("pyk", pyk_args[index], numba_args[index], "Numba gives"))
+        for code, pyk_args in pyk_results.items():
+            who = "pyk" if code == "llvm" else f"pyk ({CODE_NAMES[code]})"
+            if name in case.pyk_expected:
+                want = np.asarray(case.pyk_expected[name](inputs), dtype=dtype)
+                checks.append((who, pyk_args[index], want, "documented value"))
+            if numba_args is not None and name not in case.numba_expected:
+                checks.append((who, pyk_args[index], numba_args[index], "Numba gives"))
+        if numba_args is not None and name in case.numba_expected:
+            want = np.asarray(case.numba_expected[name](inputs), dtype=dtype)
+            checks.append(("Numba", numba_args[index], want, "documented value"))
         for who, value, want, source in checks:
             compared += 1
             wrong = mismatches(value, want, tolerance)
@@ -450,7 +494,12 @@ def main():
     parser.add_argument("--cxx", required=True)
     parser.add_argument("--work", help="directory for pykc's outputs (default: a temporary one)")
     parser.add_argument("--only", help="run only cases whose file:kernel contains this")
+    parser.add_argument("--cpu-device-code", default="llvm,cuda",
+                        help="the CPU device's codes to run each case with, comma-separated (default llvm,cuda)")
     options = parser.parse_args()
+    codes = options.cpu_device_code.split(",")
+    if not codes or any(code not in CODE_NAMES for code in codes):
+        parser.error(f"--cpu-device-code takes {', '.join(CODE_NAMES)}, not '{options.cpu_device_code}'")
 
     # NumPy reports integer overflow and division by zero in scalar
     # arithmetic as RuntimeWarnings; those are the semantics under test (they
@@ -463,6 +512,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pyk-numba-") as temporary:
         work_dir = Path(options.work or temporary)
         shim = Shim(options.shim)
+        precompile_runtime_header(work_dir, options.cxx)
         simulate_signature_lists()
         provide_cupy_scalar_types()
         pyk_files, modules = {}, {}
@@ -475,7 +525,8 @@ def main():
             pyk_path = TESTS_DIR / case.file
             try:
                 if case.file not in pyk_files:
-                    pyk_files[case.file] = PykFile(pyk_path, work_dir, options.pykc, options.cxx)
+                    pyk_files[case.file] = {code: PykFile(pyk_path, work_dir, options.pykc, options.cxx, code)
+                                            for code in codes}
 
                 def python_module(file=case.file, path=pyk_path):
                     if file not in modules:
