@@ -95,6 +95,32 @@ const char *unaryOpName(UnaryOp op) {
   return "?";
 }
 
+bool isPythonOperation(BinaryOp op) {
+  switch (op) {
+  case BinaryOp::FloorDiv:
+  case BinaryOp::Mod:
+  case BinaryOp::Pow:
+  case BinaryOp::Shl:
+  case BinaryOp::Shr:
+  case BinaryOp::Min:
+  case BinaryOp::Max:
+    return true;
+  case BinaryOp::Add:
+  case BinaryOp::Sub:
+  case BinaryOp::Mul:
+  case BinaryOp::Div:
+  case BinaryOp::And:
+  case BinaryOp::Or:
+  case BinaryOp::Xor:
+  case BinaryOp::CDiv:
+  case BinaryOp::CRem:
+  case BinaryOp::CShl:
+  case BinaryOp::CShr:
+    return false;
+  }
+  return false;
+}
+
 const char *binaryOpName(BinaryOp op) {
   switch (op) {
   case BinaryOp::Add:

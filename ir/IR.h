@@ -234,6 +234,9 @@ public:
 ///             count is in [0, bits), and CShl's operands are unsigned.
 enum class BinaryOp { Add, Sub, Mul, Div, FloorDiv, Mod, Pow, And, Or, Xor, Shl, Shr, Min, Max, CDiv, CRem, CShl, CShr };
 const char *binaryOpName(BinaryOp op);
+/// FloorDiv, Mod, Pow, Shl, Shr, Min and Max: the operations lowerPythonOps
+/// rewrites, which no backend sees.
+bool isPythonOperation(BinaryOp op);
 
 class Binary : public Expr {
 public:

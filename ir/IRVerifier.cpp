@@ -138,9 +138,7 @@ private:
       requireType(e, *b.rhs, e.type(), "rhs");
       const bool bitwise = b.op == BinaryOp::And || b.op == BinaryOp::Or || b.op == BinaryOp::Xor;
       const bool onBools = bitwise || b.op == BinaryOp::Min || b.op == BinaryOp::Max;
-      const bool python = b.op == BinaryOp::FloorDiv || b.op == BinaryOp::Mod || b.op == BinaryOp::Pow ||
-                          b.op == BinaryOp::Shl || b.op == BinaryOp::Shr || b.op == BinaryOp::Min ||
-                          b.op == BinaryOp::Max;
+      const bool python = isPythonOperation(b.op);
       const bool integersOnly = b.op == BinaryOp::CDiv || b.op == BinaryOp::CRem || b.op == BinaryOp::CShl ||
                                 b.op == BinaryOp::CShr || b.op == BinaryOp::Shl || b.op == BinaryOp::Shr;
       if (python && stage_ == IRStage::Lowered)

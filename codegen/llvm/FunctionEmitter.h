@@ -1,11 +1,14 @@
 //===- FunctionEmitter.h - One IR function to LLVM IR (private) ------------===//
 //
-// The emitter of LLVMEmitter.cpp, declared here because its work is split
-// by concern: LLVMEmitterDeclarations.cpp (functions and parameters), LLVMEmitter.cpp
-// (statements, expressions), LLVMEmitterChecks.cpp (checked mode),
-// LLVMEmitterCpuDevice.cpp (the CPU device's entries, thread loops and
-// fibers) and LLVMEmitterGpuOps.cpp (thread registers, array locals,
-// barriers, atomics, warp operations, fastmath and launch bounds).
+// The emitter of LLVMEmitter.cpp: what every target shares, split by
+// concern: LLVMEmitterDeclarations.cpp (functions and parameters),
+// LLVMEmitter.cpp (statements, expressions), LLVMEmitterChecks.cpp
+// (checked mode), LLVMEmitterArrays.cpp (element addresses, view locals)
+// and LLVMEmitterGpuOps.cpp (array locals, atomics, fastmath). What a
+// target does its own way is a virtual hook here, implemented by
+// NVPTXFunctionEmitter (the GPU) and CpuDeviceFunctionEmitter (the CPU
+// device): kernel entries, thread registers, barriers and warp operations,
+// shared memory, print, math functions and address spaces.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_CODEGEN_LLVM_FUNCTIONEMITTER_H
@@ -74,25 +77,69 @@ using FunctionMap = std::map<const Function *, llvm::Function *>;
 
 class FunctionEmitter {
 public:
-  FunctionEmitter(const Function &function, const ir::Module &source, llvm::Module &module, LLVMTarget target,
-                  llvm::DIBuilder *debug, llvm::DIFile *file, const FunctionMap &functions)
-      : function_(function), sourceName_(source.sourceName), source_(source),
-        module_(module), context_(module.getContext()), builder_(context_), target_(target), debug_(debug),
-        file_(file), functions_(functions) {}
+  FunctionEmitter(const Function &function, const ir::Module &source, llvm::Module &module, llvm::DIBuilder *debug,
+                  llvm::DIFile *file, const FunctionMap &functions)
+      : function_(function), sourceName_(source.sourceName), source_(source), module_(module),
+        context_(module.getContext()), builder_(context_), debug_(debug), file_(file), functions_(functions) {}
+  virtual ~FunctionEmitter() = default;
+  FunctionEmitter(const FunctionEmitter &) = delete;
+  FunctionEmitter &operator=(const FunctionEmitter &) = delete;
 
   llvm::Function *declare();
 
   void emitBody();
 
-private:
+protected:
+  // --- What each target does its own way --------------------------------------
+  /// A kernel, as the target launches it.
+  virtual void declareKernel() = 0;
+  /// A kernel's body, after the entry block's locals.
+  virtual void emitKernelBody() = 0;
+  /// `return` in a kernel: the thread ends.
+  virtual void returnFromKernel() = 0;
+  /// A device function's parameters after the IR's and checked mode's (the
+  /// CPU device's thread context): their types, their names, and the values
+  /// a call passes for them; and what the body does with them first.
+  virtual void addContextParameterTypes(std::vector<llvm::Type *> &) {}
+  virtual void nameContextParameters(unsigned /*first*/) {}
+  virtual void addContextArguments(std::vector<llvm::Value *> &) {}
+  virtual void enterDeviceFunction() {}
+  /// print(): the call that writes `format` with `values` (C varargs
+  /// promotions done).
+  virtual void printValues(llvm::Value *format, std::vector<llvm::Value *> values) = 0;
+  /// The address space of constant data: strings, NumPy array constants.
+  virtual unsigned constantAddressSpace() const = 0;
+  /// A load from a kernel's array that nothing writes while it runs.
+  virtual void markReadOnlyLoad(llvm::LoadInst *) {}
+  /// fastmath float32 division, or null where the target has no faster one.
+  virtual llvm::Value *fastDivide(llvm::Value *, llvm::Value *) { return nullptr; }
+  /// A math function of the C library (mathCall's callee and flags).
+  virtual llvm::Value *mathCall(const std::string &name, std::initializer_list<llvm::Value *> args) = 0;
+  /// fastmath: what the target adds to the instruction flags.
+  virtual void addFastMathAttributes() {}
+  /// A shared array and the dynamic shared array, placed when the entry
+  /// block's locals are (or later, by the target's kernel body).
+  virtual void allocateSharedArray(const Variable *var, llvm::ArrayType *type) = 0;
+  virtual void allocateDynamicShared(const Variable *var) = 0;
+  /// Barriers and fences (GpuOpKind below SyncWarp), and warp operations.
+  virtual llvm::Value *barrierOrFence(const GpuOp &g, std::vector<llvm::Value *> &args) = 0;
+  virtual llvm::Value *warpOp(const GpuOp &g, std::vector<llvm::Value *> &args) = 0;
+  /// threadIdx, blockIdx, blockDim, gridDim and the lane.
+  virtual llvm::Value *specialReg(const SpecialReg &r) = 0;
+  /// Whether an access the IR marks `narrowOffset` computes its offset in
+  /// 32 bits.
+  virtual bool narrowsOffsets() const = 0;
+
+  /// A call of the math function `symbol` (nounwind; `pure`: nor reading
+  /// or writing memory).
+  llvm::Value *callMathFunction(const std::string &symbol, std::initializer_list<llvm::Value *> args, bool pure);
+
   // --- Declaration ----------------------------------------------------------
-  void declareKernel();
 
   /// An internal function: arrays as generic pointers (global, shared or
   /// local memory: after inlining, NVPTX infers which) and not noalias (a
   /// device function may be passed the same array twice), and their
-  /// extents; on the CPU device then the block's context and the thread's
-  /// index.
+  /// extents; then the target's context (addContextParameterTypes).
   std::vector<llvm::Type *> parameterTypes(unsigned space);
   unsigned bindParameters(bool noAlias);
   void addCheckParameterTypes(std::vector<llvm::Type *> &types);
@@ -110,24 +157,7 @@ private:
   /// memory.
   void initAssignedParams();
 
-  /// CPU device, device function: the block's values and the thread's
-  /// index come from the caller.
-  void takeThreadContext();
-
-  /// Reads the block's index, size and the grid's size from the runtime's
-  /// CpuBlockContext (pyk/CpuBlockContext.h).
-  void loadBlockValues(llvm::Value *context);
-  /// The address of the block context's field at byte `offset`.
-  llvm::Value *blockContextField(size_t offset);
-
-  /// launch_bounds and max_registers, as NVPTX reads them: nvvm.annotations
-  /// (.maxntid, .minnctapersm and .maxnreg in the PTX).
-  void annotateResources();
-
   // --- Array locals -----------------------------------------------------------
-  /// The bytes of the block's shared arrays, each at a 16-byte aligned offset.
-  uint64_t sharedLayout(std::map<const Variable *, uint64_t> *offsets) const;
-
   ArrayValue fixedArray(const Variable *var, llvm::Value *data);
 
   /// The array `var` holds now: a parameter's or array local's values, or
@@ -140,46 +170,12 @@ private:
   /// A view local takes `view` (null: the null pointer and extents 0).
   void storeView(const Variable *var, const ArrayView *view);
 
-  /// Local arrays are allocas; shared ones, on the GPU, globals in shared
-  /// memory (on the CPU device, placeSharedArrays puts them in the block's
-  /// frame).
+  /// Local arrays are allocas and constant arrays globals; shared ones are
+  /// the target's (allocateSharedArray).
   void allocateArrayLocals();
 
   ArrayValue dynamicSharedArray(const Variable *var, llvm::Value *data, llvm::Value *bytes);
   llvm::GlobalVariable *constantArray(const Variable &var);
-
-  /// CPU device: a dynamic shared array is the block context's shared
-  /// memory (CpuBlockContext::sharedMemory and sharedBytes).
-  void placeDynamicShared();
-
-  /// CPU device: the block's shared arrays, in one frame on the stack of
-  /// the worker running the block (null when there are none).
-  llvm::Value *sharedFrame(llvm::IRBuilder<> &builder);
-
-  void placeSharedArrays(llvm::Value *frame);
-
-  // --- The CPU device's fiber kernels ----------------------------------------
-  /// A kernel that waits at barriers runs each thread on a fiber: the body
-  /// is `thread(args, block, frame, x, y, z)` and the entry the runtime
-  /// calls hands it to pyk_cpu_run_block with the block's shared frame.
-  void declareCpuFiberKernel();
-
-  /// The thread function's body (its arguments unpacked already).
-  void emitFiberThread();
-
-  void emitFiberBlockEntry();
-
-  /// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
-  void declareCpuEntry();
-
-  /// Loads each parameter from the args array (args[i] points to the i-th
-  /// value; an array is its data pointer then one int64 per extent) and the
-  /// block's indices and extents from the context.
-  void unpackCpuArguments();
-
-  /// for z, for y, for x over the block's threads: the kernel body. A
-  /// `return` ends one thread: it continues with the next.
-  void emitThreadLoops();
 
   void attachDebugInfo();
 
@@ -190,23 +186,11 @@ private:
 
   void stmt(const Stmt &s);
 
-  /// Barriers: bar.sync and its counting forms on the GPU, the runtime's
-  /// fiber barrier on the CPU device (told where it is, for its messages).
-  /// Fences: membar on the GPU; on the CPU device the block's threads share
-  /// one OS thread, so a block fence only stops the compiler reordering.
+  /// Barriers, fences and warp operations (the target's).
   llvm::Value *gpuOp(const GpuOp &g);
 
   /// A value's bits as an integer of its width (floats bit-cast).
   llvm::Value *asBits(llvm::Value *value);
-
-  /// Warp operations on the GPU: the sync intrinsics; 64-bit shuffles move
-  /// the two halves.
-  llvm::Value *warpOpOnGpu(const GpuOp &g, std::vector<llvm::Value *> &args);
-
-  /// Warp operations on the CPU device: the runtime's rendezvous of the
-  /// warp's fibers. The source lane of a shuffle is computed here, as CUDA
-  /// defines it (outside the warp: the caller's own value).
-  llvm::Value *warpOpOnCpu(const GpuOp &g, std::vector<llvm::Value *> &args);
 
   /// "file.pyk:line:col" as a constant string, for the runtime's messages.
   llvm::Value *sourcePosition(SourceRange loc);
@@ -221,19 +205,18 @@ private:
   /// no path reaches; it returns zero rather than leave the block open.
   void returnFromFunction(llvm::Value *value);
 
-  /// A device function's call: each array as its pointer and extents; on
-  /// the CPU device then this thread's context.
+  /// A device function's call: each array as its pointer and extents, then
+  /// the target's context (addContextArguments).
   llvm::Value *call(const Call &c);
 
   void ifStmt(const If &s);
 
-  /// print(...): on the GPU, vprintf(format, buffer) with the values laid
-  /// out as C's varargs would be (CUDA's device printf); on the CPU device,
-  /// the C library's printf.
+  /// print(...): the values promoted as C's varargs are (bools as "True"
+  /// and "False"), written by the target (printValues).
   void print(const Print &s);
 
-  /// A pointer to a null-terminated constant string (in the GPU's constant
-  /// memory on NVPTX, as a generic pointer).
+  /// A pointer to a null-terminated constant string (in the target's
+  /// constant memory, as a generic pointer).
   llvm::Value *stringConstant(const std::string &text);
 
   void whileLoop(const While &s);
@@ -254,12 +237,6 @@ private:
 
   llvm::Value *binary(const Binary &b);
 
-  /// A math function of the C library: libdevice's __nv_NAME on the GPU
-  /// (linked in after emission), the C library's NAME on the CPU device.
-  /// With fastmath on the GPU, float32 functions that libdevice has a fast
-  /// version of use it (__nv_fast_expf, ...), and sqrtf is sqrt.approx.
-  llvm::Value *mathCall(const std::string &name, std::initializer_list<llvm::Value *> args);
-
   llvm::Value *compare(const Compare &c);
 
   /// `lhs and rhs` / `lhs or rhs`, evaluating `rhs` only when needed.
@@ -269,12 +246,10 @@ private:
   /// `thenValue if condition else elseValue`, evaluating one side only.
   llvm::Value *conditional(const Expr &conditionExpr, const Expr &thenExpr, const Expr &elseExpr);
 
-  llvm::Value *specialReg(const SpecialReg &r);
-
   std::vector<llvm::Value *> indexValues(const std::vector<ExprPtr> &indices);
 
   /// data + row-major offset of `indices`, as an inbounds GEP; in 32 bits
-  /// where the IR marks the access `narrowOffset` (on the GPU).
+  /// where the IR marks the access `narrowOffset` and the target narrows.
   llvm::Value *elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices, bool narrowOffset);
 
   /// A loop's body: continue goes to `next`, break to `exit`.
@@ -320,15 +295,6 @@ private:
   llvm::Module &module_;
   llvm::LLVMContext &context_;
   llvm::IRBuilder<> builder_;
-  LLVMTarget target_;
-  // Host only: the thread loop counters, the block's values, and where a
-  // thread goes when it is done.
-  std::array<llvm::AllocaInst *, 3> threadIndex_{};
-  std::array<std::array<llvm::Value *, 3>, 3> blockValues_{};
-  llvm::Value *blockContext_ = nullptr;
-  /// CPU device, kernels that synchronise: the entry the runtime calls.
-  llvm::Function *blockEntry_ = nullptr;
-  llvm::BasicBlock *threadDone_ = nullptr;
   /// The enclosing loops, innermost last: where continue and break go.
   struct LoopTargets {
     llvm::BasicBlock *next;

@@ -1,12 +1,12 @@
-//===- LLVMEmitter.cpp - IR to LLVM IR for the NVPTX target ----------------===//
+//===- LLVMEmitter.cpp - IR to LLVM IR, for the GPU and the CPU device -----===//
 //
 // Algorithm:
 //  1. Declare every function, so that calls find their callees: for each
-//     array parameter a global pointer and its extents, for each scalar its
-//     value. Kernels use the PTX kernel calling convention (on the CPU
-//     device, the runtime's entry signature); device functions are
-//     internal, and on the CPU device also take the block's context and the
-//     thread's index, which kernels pass down.
+//     array parameter a pointer and its extents, for each scalar its
+//     value. Kernels are declared as the target launches them (the PTX
+//     kernel calling convention, or the CPU device's runtime entry);
+//     device functions are internal, and take what the target adds (the
+//     CPU device: the block's context and the thread's index).
 //  2. Per function, in the entry block, give every local an alloca (SROA/mem2reg promote
 //     them to registers at -O1 and above).
 //  3. Emit statements in order. `if` becomes then/else/merge blocks;
@@ -16,7 +16,9 @@
 //     never evaluated (it may load out of bounds).
 //
 //===----------------------------------------------------------------------===//
+#include "CpuDeviceFunctionEmitter.h"
 #include "FunctionEmitter.h"
+#include "NVPTXFunctionEmitter.h"
 
 #include "IRWalk.h"
 
@@ -53,12 +55,8 @@ bool mayBePoison(const Expr &e) {
 llvm::Function *FunctionEmitter::declare() {
   if (function_.kind == Function::Kind::Device)
     declareDeviceFunction();
-  else if (target_ == LLVMTarget::NVPTX)
-    declareKernel();
-  else if (function_.synchronises)
-    declareCpuFiberKernel();
   else
-    declareCpuEntry();
+    declareKernel();
   return llvmFunction_;
 }
 
@@ -82,31 +80,15 @@ void FunctionEmitter::emitBody() {
       locals_[assign->var] =
           builder_.CreateAlloca(memoryType(assign->var->type.scalar, context_), nullptr, assign->var->name + ".var");
   });
-  if (function_.kind == Function::Kind::Device) {
-    if (target_ == LLVMTarget::CpuDevice)
-      takeThreadContext();
-    initAssignedParams();
-    block(function_.body);
-    if (!builder_.GetInsertBlock()->getTerminator())
-      returnFromFunction(nullptr);
+  if (function_.kind == Function::Kind::Kernel) {
+    emitKernelBody();
     return;
   }
-  if (target_ == LLVMTarget::NVPTX) {
-    initAssignedParams();
-    block(function_.body);
-    if (!builder_.GetInsertBlock()->getTerminator())
-      builder_.CreateRetVoid();
-    return;
-  }
-  unpackCpuArguments();
-  placeDynamicShared();
-  if (function_.synchronises) {
-    emitFiberThread();
-    emitFiberBlockEntry();
-    return;
-  }
-  placeSharedArrays(sharedFrame(builder_));
-  emitThreadLoops();
+  enterDeviceFunction();
+  initAssignedParams();
+  block(function_.body);
+  if (!builder_.GetInsertBlock()->getTerminator())
+    returnFromFunction(nullptr);
 }
 
 // --- Statements -----------------------------------------------------------
@@ -169,10 +151,8 @@ void FunctionEmitter::stmt(const Stmt &s) {
     if (function_.kind == Function::Kind::Device) {
       const ExprPtr &value = cast<Return>(s).value;
       returnFromFunction(value ? expr(*value) : nullptr);
-    } else if (target_ == LLVMTarget::NVPTX || function_.synchronises) {
-      builder_.CreateRetVoid(); // ends the thread (on the CPU device, its fiber)
     } else {
-      builder_.CreateBr(threadDone_); // this thread is done; on to the next
+      returnFromKernel();
     }
     // Code after a return is unreachable; give it a block of its own.
     builder_.SetInsertPoint(llvm::BasicBlock::Create(context_, "after.return", llvmFunction_));
@@ -217,11 +197,7 @@ llvm::Value *FunctionEmitter::call(const Call &c) {
     args.push_back(checkRecord_ ? checkRecord_ : llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0)));
     args.push_back(checkLaunch_ ? checkLaunch_ : builder_.getInt64(0));
   }
-  if (target_ == LLVMTarget::CpuDevice) {
-    args.push_back(blockContext_);
-    for (unsigned axis = 0; axis < 3; ++axis)
-      args.push_back(builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]));
-  }
+  addContextArguments(args);
   at(c.loc());
   return builder_.CreateCall(functions_.at(c.callee), args);
 }
@@ -246,9 +222,8 @@ void FunctionEmitter::ifStmt(const If &s) {
   builder_.SetInsertPoint(mergeBlock);
 }
 
-/// print(...): on the GPU, vprintf(format, buffer) with the values laid
-/// out as C's varargs would be (CUDA's device printf); on the CPU device,
-/// the C library's printf.
+/// print(...): the values promoted as C's varargs are (bools as "True" and
+/// "False"), written by the target (printValues).
 void FunctionEmitter::print(const Print &s) {
   std::vector<llvm::Value *> values;
   for (const Print::Part &part : s.parts) {
@@ -265,36 +240,14 @@ void FunctionEmitter::print(const Print &s) {
     values.push_back(value);
   }
   at(s.loc());
-  llvm::Value *format = stringConstant(s.format());
-  auto *ptr = llvm::PointerType::get(context_, 0);
-  if (target_ == LLVMTarget::CpuDevice) {
-    llvm::FunctionCallee printf =
-        module_.getOrInsertFunction("printf", llvm::FunctionType::get(builder_.getInt32Ty(), {ptr}, true));
-    values.insert(values.begin(), format);
-    builder_.CreateCall(printf, values);
-    return;
-  }
-  llvm::Value *buffer = llvm::ConstantPointerNull::get(ptr);
-  if (!values.empty()) {
-    std::vector<llvm::Type *> fields;
-    for (llvm::Value *value : values)
-      fields.push_back(value->getType());
-    auto *layout = llvm::StructType::get(context_, fields);
-    llvm::IRBuilder<> entry(&llvmFunction_->getEntryBlock(), llvmFunction_->getEntryBlock().begin());
-    buffer = entry.CreateAlloca(layout, nullptr, "printf.args");
-    for (unsigned i = 0; i < values.size(); ++i)
-      builder_.CreateStore(values[i], builder_.CreateStructGEP(layout, buffer, i));
-  }
-  llvm::FunctionCallee vprintf =
-      module_.getOrInsertFunction("vprintf", llvm::FunctionType::get(builder_.getInt32Ty(), {ptr, ptr}, false));
-  builder_.CreateCall(vprintf, {format, buffer});
+  printValues(stringConstant(s.format()), std::move(values));
 }
 
-/// A pointer to a null-terminated constant string (in the GPU's constant
-/// memory on NVPTX, as a generic pointer).
+/// A pointer to a null-terminated constant string (in the target's
+/// constant memory, as a generic pointer).
 llvm::Value *FunctionEmitter::stringConstant(const std::string &text) {
   auto *data = llvm::ConstantDataArray::getString(context_, text);
-  const unsigned space = target_ == LLVMTarget::NVPTX ? 4 : 0;
+  const unsigned space = constantAddressSpace();
   auto *global = new llvm::GlobalVariable(module_, data->getType(), true, llvm::GlobalValue::PrivateLinkage, data,
                                           "pyk.str", nullptr, llvm::GlobalValue::NotThreadLocal, space);
   global->setUnnamedAddr(llvm::GlobalValue::UnnamedAddr::Global);
@@ -509,13 +462,10 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
         builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, indices, l.narrowOffset),
                                    llvm::Align(byteWidth(element)), l.array->name);
     // A kernel's read-only array (noalias, never written by it or the device
-    // functions it calls) does not change while the kernel runs: the load is
-    // invariant, so NVPTX reads it through the non-coherent cache
-    // (ld.global.nc) even where it cannot trace the address back to the
-    // parameter (the eighth load of a loop unrolled eight times lost it).
-    if (target_ == LLVMTarget::NVPTX && function_.kind == Function::Kind::Kernel &&
-        l.array->memory == Variable::Memory::Global && l.array->readOnly)
-      loaded->setMetadata(llvm::LLVMContext::MD_invariant_load, llvm::MDNode::get(context_, {}));
+    // functions it calls) does not change while the kernel runs.
+    if (function_.kind == Function::Kind::Kernel && l.array->memory == Variable::Memory::Global &&
+        l.array->readOnly)
+      markReadOnlyLoad(loaded);
     return guarded(skip, fromMemory(loaded, element));
   }
   case NodeKind::Call:
@@ -553,8 +503,9 @@ llvm::Value *FunctionEmitter::binary(const Binary &b) {
   case BinaryOp::Mul:
     return floating ? builder_.CreateFMul(lhs, rhs) : builder_.CreateMul(lhs, rhs);
   case BinaryOp::Div:
-    if (function_.fastMath && target_ == LLVMTarget::NVPTX && kind == ScalarKind::Float32)
-      return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_div_approx_ftz_f, {}, {lhs, rhs});
+    if (function_.fastMath && kind == ScalarKind::Float32)
+      if (llvm::Value *fast = fastDivide(lhs, rhs))
+        return fast;
     return builder_.CreateFDiv(lhs, rhs);
   case BinaryOp::CDiv:
     return isSignedInteger(kind) ? builder_.CreateSDiv(lhs, rhs) : builder_.CreateUDiv(lhs, rhs);
@@ -582,28 +533,16 @@ llvm::Value *FunctionEmitter::binary(const Binary &b) {
   return nullptr;
 }
 
-/// A math function of the C library: libdevice's __nv_NAME on the GPU
-/// (linked in after emission), the C library's NAME on the CPU device.
-/// With fastmath on the GPU, float32 functions that libdevice has a fast
-/// version of use it (__nv_fast_expf, ...), and sqrtf is sqrt.approx.
-llvm::Value *FunctionEmitter::mathCall(const std::string &name, std::initializer_list<llvm::Value *> args) {
+llvm::Value *FunctionEmitter::callMathFunction(const std::string &symbol, std::initializer_list<llvm::Value *> args,
+                                               bool pure) {
   std::vector<llvm::Type *> types;
   for (llvm::Value *arg : args)
     types.push_back(arg->getType());
-  auto *type = llvm::FunctionType::get(types.front(), types, false);
-  std::string symbol = target_ == LLVMTarget::NVPTX ? "__nv_" + name : name;
-  if (function_.fastMath && target_ == LLVMTarget::NVPTX) {
-    if (name == "sqrtf")
-      return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_sqrt_approx_ftz_f, {}, std::vector<llvm::Value *>(args));
-    static const char *const withFastVersion[] = {"expf", "exp10f", "logf", "log2f", "log10f",
-                                                  "sinf", "cosf",   "tanf", "powf"};
-    if (std::find(std::begin(withFastVersion), std::end(withFastVersion), name) != std::end(withFastVersion))
-      symbol = "__nv_fast_" + name;
-  }
-  llvm::FunctionCallee callee = module_.getOrInsertFunction(symbol, type);
+  llvm::FunctionCallee callee =
+      module_.getOrInsertFunction(symbol, llvm::FunctionType::get(types.front(), types, false));
   if (auto *function = llvm::dyn_cast<llvm::Function>(callee.getCallee())) {
     function->addFnAttr(llvm::Attribute::NoUnwind);
-    if (target_ == LLVMTarget::NVPTX)
+    if (pure)
       function->setDoesNotAccessMemory();
   }
   return builder_.CreateCall(callee, std::vector<llvm::Value *>(args));
@@ -724,25 +663,13 @@ namespace pyk::llvmgen {
 
 using namespace ir;
 
-namespace {
-
-/// A CPU-device thread's stack (a fiber's, or an OS thread's) has a guard
-/// below it, but a frame larger than the guard (a big local array) could
-/// step over it into other memory. Probing touches each page of a new frame
-/// in order, so that such an overflow faults at the guard.
-void probeStacks(llvm::Module &module) {
-  for (llvm::Function &function : module)
-    if (!function.isDeclaration())
-      function.addFnAttr("probe-stack", "inline-asm");
-}
-
-} // namespace
-
 std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMContext &context,
                                              const LLVMEmitOptions &options) {
   auto result = std::make_unique<llvm::Module>(module.sourceName, context);
-  if (options.target == LLVMTarget::NVPTX)
-    result->setTargetTriple("nvptx64-nvidia-cuda");
+  // The one place that chooses among the targets.
+  const bool gpu = options.target == LLVMTarget::NVPTX;
+  if (gpu)
+    emit::NVPTXFunctionEmitter::prepareModule(*result);
   std::unique_ptr<llvm::DIBuilder> debug;
   llvm::DIFile *file = nullptr;
   bool lineInfo = options.lineInfo;
@@ -764,14 +691,18 @@ std::unique_ptr<llvm::Module> emitLLVMModule(const Module &module, llvm::LLVMCon
   std::vector<std::unique_ptr<emit::FunctionEmitter>> emitters;
   for (const auto &function : module.functions) {
     const bool withLines = options.lineInfo || function->lineInfo;
-    emitters.push_back(std::make_unique<emit::FunctionEmitter>(*function, module, *result, options.target,
-                                                               withLines ? debug.get() : nullptr, file, functions));
+    llvm::DIBuilder *lines = withLines ? debug.get() : nullptr;
+    if (gpu)
+      emitters.push_back(std::make_unique<emit::NVPTXFunctionEmitter>(*function, module, *result, lines, file, functions));
+    else
+      emitters.push_back(
+          std::make_unique<emit::CpuDeviceFunctionEmitter>(*function, module, *result, lines, file, functions));
     functions[function.get()] = emitters.back()->declare();
   }
   for (auto &emitter : emitters)
     emitter->emitBody();
-  if (options.target == LLVMTarget::CpuDevice)
-    probeStacks(*result);
+  if (!gpu)
+    emit::CpuDeviceFunctionEmitter::finishModule(*result);
   if (debug)
     debug->finalize();
   return result;

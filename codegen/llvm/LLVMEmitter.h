@@ -1,11 +1,15 @@
-//===- LLVMEmitter.h - IR to LLVM IR for the NVPTX target ------------------===//
+//===- LLVMEmitter.h - IR to LLVM IR, for the GPU and the CPU device -------===//
 //
-// The PTX backend's first half: each kernel becomes an LLVM function with
-// the PTX kernel calling convention, arrays become `ptr addrspace(1)`
-// parameters (noalias, readonly when never written, aligned to the element)
-// each followed by one i64 extent per axis, thread indices are
-// llvm.nvvm.read.ptx.sreg.* intrinsics, and structured control flow becomes
-// a CFG. Not for optimisation or PTX emission (NVPTXTarget.h).
+// The PTX backend's first half, and the CPU device's: each kernel becomes
+// an LLVM function (for NVPTX with the PTX kernel calling convention,
+// arrays as `ptr addrspace(1)` parameters, noalias, readonly when never
+// written, aligned to the element, each followed by one i64 extent per
+// axis, thread indices as llvm.nvvm.read.ptx.sreg.* intrinsics; for the
+// CPU device the runtime's entry for one block), and structured control
+// flow becomes a CFG. One emitter writes what both share
+// (FunctionEmitter.h); each target's differences are its own class
+// (NVPTXFunctionEmitter.h, CpuDeviceFunctionEmitter.h). Not for
+// optimisation or PTX emission (NVPTXTarget.h, CpuDeviceTarget.h).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_CODEGEN_LLVM_LLVMEMITTER_H

@@ -36,9 +36,7 @@ llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::v
       offset = builder_.CreateNSWAdd(offset, builder_.CreateNSWMul(indices[axis], value.strides[axis]));
     return builder_.CreateGEP(memoryType(array->type.scalar, context_), value.data, offset);
   }
-  // On the CPU device the thread loop runs through the arrays, so its
-  // offsets stay 64-bit.
-  const bool narrow = narrowOffset && target_ == LLVMTarget::NVPTX;
+  const bool narrow = narrowOffset && narrowsOffsets();
   auto width = [&](llvm::Value *v) { return narrow ? builder_.CreateTrunc(v, builder_.getInt32Ty()) : v; };
   llvm::Value *offset = width(indices[0]);
   for (size_t axis = 1; axis < indices.size(); ++axis)

@@ -11,20 +11,6 @@
 namespace pyk::llvmgen::emit {
 
 // --- Declaration ----------------------------------------------------------
-void FunctionEmitter::declareKernel() {
-  std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Global);
-  addCheckParameterTypes(paramTypes);
-  auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), paramTypes, false);
-  llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage, function_.symbol, module_);
-  llvmFunction_->setCallingConv(llvm::CallingConv::PTX_Kernel);
-  llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
-  annotateResources();
-
-  // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
-  // with readonly it lets NVPTX load through the non-coherent cache.
-  bindCheckParameters(bindParameters(/*noAlias=*/true));
-}
-
 /// Checked functions: the check record's pointer and the launch's word.
 void FunctionEmitter::addCheckParameterTypes(std::vector<llvm::Type *> &types) {
   if (!function_.checked)
@@ -99,17 +85,13 @@ unsigned FunctionEmitter::bindParameters(bool noAlias) {
 /// An internal function: arrays as generic pointers (global, shared or
 /// local memory: after inlining, NVPTX infers which) and not noalias (a
 /// device function may be passed the same array twice), and their
-/// extents; on the CPU device then the block's context and the thread's
-/// index.
+/// extents; then what the target adds (addContextParameterTypes).
 void FunctionEmitter::declareDeviceFunction() {
   std::vector<llvm::Type *> paramTypes = parameterTypes(AddressSpace::Generic);
   // `return a, b`: a pointer per result, to the caller's local.
   paramTypes.insert(paramTypes.end(), function_.results.size(), llvm::PointerType::get(context_, AddressSpace::Generic));
   addCheckParameterTypes(paramTypes);
-  if (target_ == LLVMTarget::CpuDevice) {
-    paramTypes.push_back(llvm::PointerType::get(context_, 0));
-    paramTypes.insert(paramTypes.end(), 3, llvm::Type::getInt32Ty(context_));
-  }
+  addContextParameterTypes(paramTypes);
   llvm::Type *returnType = function_.returnType.isVoid() ? llvm::Type::getVoidTy(context_)
                                                          : registerType(function_.returnType.scalar, context_);
   auto *type = llvm::FunctionType::get(returnType, paramTypes, false);
@@ -125,12 +107,7 @@ void FunctionEmitter::declareDeviceFunction() {
     arg->addAttr(llvm::Attribute::NoCapture);
     locals_[result] = arg;
   }
-  const unsigned index = bindCheckParameters(next);
-  if (target_ == LLVMTarget::CpuDevice) {
-    llvmFunction_->getArg(index)->setName("block");
-    for (unsigned axis = 0; axis < 3; ++axis)
-      llvmFunction_->getArg(index + 1 + axis)->setName(std::string("thread.") + "xyz"[axis]);
-  }
+  nameContextParameters(bindCheckParameters(next));
 }
 
 /// Stores the values of the parameters the body assigns into their

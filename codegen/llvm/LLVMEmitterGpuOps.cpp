@@ -1,9 +1,8 @@
-//===- LLVMEmitterGpuOps.cpp - Memory model, warps and code attributes ----===//
+//===- LLVMEmitterGpuOps.cpp - Array locals, atomics, fastmath ------------===//
 //
-// Thread registers, shared and local arrays, barriers and fences, atomics and warp
-// operations on the GPU (the CPU device's rendezvous are in
-// LLVMEmitterCpuDevice.cpp), and the attributes fastmath and launch
-// bounds put on a function.
+// Local and constant arrays, the GPU operations every target writes alike
+// (atomics; barriers, fences and warp operations dispatch to the target),
+// and fastmath's instruction flags.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
@@ -34,25 +33,7 @@ void FunctionEmitter::enableFastMath() {
   flags.setApproxFunc();
   flags.setNoSignedZeros();
   builder_.setFastMathFlags(flags);
-  if (target_ == LLVMTarget::NVPTX)
-    llvmFunction_->addFnAttr("denormal-fp-math-f32", "preserve-sign,preserve-sign");
-}
-
-/// launch_bounds and max_registers, as NVPTX reads them: nvvm.annotations
-/// (.maxntid, .minnctapersm and .maxnreg in the PTX).
-void FunctionEmitter::annotateResources() {
-  auto annotate = [&](const char *key, unsigned value) {
-    if (!value)
-      return;
-    llvm::Metadata *fields[] = {llvm::ValueAsMetadata::get(llvmFunction_), llvm::MDString::get(context_, key),
-                                llvm::ConstantAsMetadata::get(builder_.getInt32(value))};
-    module_.getOrInsertNamedMetadata("nvvm.annotations")->addOperand(llvm::MDNode::get(context_, fields));
-  };
-  annotate("maxntidx", function_.maxThreadsPerBlock);
-  annotate("maxntidy", function_.maxThreadsPerBlock ? 1 : 0);
-  annotate("maxntidz", function_.maxThreadsPerBlock ? 1 : 0);
-  annotate("minctasm", function_.minBlocksPerMultiprocessor);
-  annotate("maxnreg", function_.maxRegisters);
+  addFastMathAttributes();
 }
 
 ArrayValue FunctionEmitter::fixedArray(const Variable *var, llvm::Value *data) {
@@ -63,9 +44,8 @@ ArrayValue FunctionEmitter::fixedArray(const Variable *var, llvm::Value *data) {
   return array;
 }
 
-/// Local arrays are allocas; shared ones, on the GPU, globals in shared
-/// memory (on the CPU device, placeSharedArrays puts them in the block's
-/// frame).
+/// Local arrays are allocas and constant arrays globals; shared ones are
+/// the target's.
 void FunctionEmitter::allocateArrayLocals() {
   for (const Variable *var : function_.variables()) {
     auto *arrayType = llvm::ArrayType::get(memoryType(var->type.scalar, context_),
@@ -76,33 +56,16 @@ void FunctionEmitter::allocateArrayLocals() {
       llvm::AllocaInst *storage = builder_.CreateAlloca(arrayType, nullptr, var->name);
       storage->setAlignment(llvm::Align(16));
       arrays_[var] = fixedArray(var, storage);
-    } else if (var->memory == Variable::Memory::DynamicShared && target_ == LLVMTarget::NVPTX) {
-      // One extern shared symbol, sized by the launch; %dynamic_smem_size
-      // says how many bytes.
-      auto *bytes = llvm::ArrayType::get(builder_.getInt8Ty(), 0);
-      llvm::GlobalVariable *global = module_.getNamedGlobal("pyk_dynamic_shared");
-      if (!global) {
-        global = new llvm::GlobalVariable(module_, bytes, false, llvm::GlobalValue::ExternalLinkage, nullptr,
-                                          "pyk_dynamic_shared", nullptr, llvm::GlobalValue::NotThreadLocal,
-                                          AddressSpace::Shared);
-        global->setAlignment(llvm::Align(16));
-      }
-      auto *sizeRegister = llvm::InlineAsm::get(llvm::FunctionType::get(builder_.getInt32Ty(), false),
-                                                "mov.u32 $0, %dynamic_smem_size;", "=r", false);
-      llvm::Value *size = builder_.CreateZExt(builder_.CreateCall(sizeRegister), builder_.getInt64Ty());
-      arrays_[var] = dynamicSharedArray(var, global, size);
-    } else if (var->memory == Variable::Memory::Shared && target_ == LLVMTarget::NVPTX) {
-      auto *global = new llvm::GlobalVariable(module_, arrayType, false, llvm::GlobalValue::InternalLinkage,
-                                              llvm::UndefValue::get(arrayType), function_.symbol + "." + var->name,
-                                              nullptr, llvm::GlobalValue::NotThreadLocal, AddressSpace::Shared);
-      global->setAlignment(llvm::Align(16));
-      arrays_[var] = fixedArray(var, global);
+    } else if (var->memory == Variable::Memory::DynamicShared) {
+      allocateDynamicShared(var);
+    } else if (var->memory == Variable::Memory::Shared) {
+      allocateSharedArray(var, arrayType);
     }
   }
 }
 
-/// The program's one copy of a NumPy array constant: in constant memory
-/// (.const) on the GPU, a read-only global on the CPU device.
+/// The program's one copy of a NumPy array constant, a read-only global in
+/// the target's constant memory (.const on the GPU).
 llvm::GlobalVariable *FunctionEmitter::constantArray(const Variable &var) {
   const std::string name = "pyk_const_" + var.constantName;
   if (llvm::GlobalVariable *existing = module_.getNamedGlobal(name))
@@ -120,7 +83,7 @@ llvm::GlobalVariable *FunctionEmitter::constantArray(const Variable &var) {
         element->isFloatTy() ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble();
     elements.push_back(llvm::ConstantFP::get(context_, llvm::APFloat(semantics, llvm::APInt(width, bits))));
   }
-  const unsigned space = target_ == LLVMTarget::NVPTX ? AddressSpace::Const : AddressSpace::Generic;
+  const unsigned space = constantAddressSpace();
   auto *global = new llvm::GlobalVariable(module_, arrayType, true, llvm::GlobalValue::InternalLinkage,
                                           llvm::ConstantArray::get(arrayType, elements), name, nullptr,
                                           llvm::GlobalValue::NotThreadLocal, space);
@@ -135,101 +98,17 @@ ArrayValue FunctionEmitter::dynamicSharedArray(const Variable *var, llvm::Value 
   return array;
 }
 
-/// Barriers: bar.sync and its counting forms on the GPU, the runtime's
-/// fiber barrier on the CPU device (told where it is, for its messages).
-/// Fences: membar on the GPU; on the CPU device the block's threads share
-/// one OS thread, so a block fence only stops the compiler reordering.
 llvm::Value *FunctionEmitter::gpuOp(const GpuOp &g) {
   std::vector<llvm::Value *> args;
   for (const ExprPtr &arg : g.args)
     args.push_back(expr(*arg));
   at(g.loc());
-  if (g.op >= GpuOpKind::SyncWarp)
-    return target_ == LLVMTarget::NVPTX ? warpOpOnGpu(g, args) : warpOpOnCpu(g, args);
-  if (target_ == LLVMTarget::NVPTX) {
-    static constexpr llvm::Intrinsic::ID ids[] = {
-        llvm::Intrinsic::nvvm_barrier0,     llvm::Intrinsic::nvvm_barrier0_popc, llvm::Intrinsic::nvvm_barrier0_and,
-        llvm::Intrinsic::nvvm_barrier0_or,  llvm::Intrinsic::nvvm_membar_cta,    llvm::Intrinsic::nvvm_membar_gl,
-        llvm::Intrinsic::nvvm_membar_sys};
-    return builder_.CreateIntrinsic(ids[static_cast<int>(g.op)], {}, args);
-  }
-  switch (g.op) {
-  case GpuOpKind::ThreadFenceBlock:
-    return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
-  case GpuOpKind::ThreadFence:
-  case GpuOpKind::ThreadFenceSystem:
-    return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
-  default:
-    break;
-  }
-  static const char *const runtimeNames[] = {"pyk_cpu_syncthreads", "pyk_cpu_syncthreads_count",
-                                             "pyk_cpu_syncthreads_and", "pyk_cpu_syncthreads_or"};
-  auto *ptr = llvm::PointerType::get(context_, 0);
-  std::vector<llvm::Type *> types;
-  for (llvm::Value *arg : args)
-    types.push_back(arg->getType());
-  types.push_back(ptr);
-  llvm::Type *result = g.type().isVoid() ? builder_.getVoidTy() : builder_.getInt32Ty();
-  llvm::FunctionCallee function =
-      module_.getOrInsertFunction(runtimeNames[static_cast<int>(g.op)], llvm::FunctionType::get(result, types, false));
-  args.push_back(sourcePosition(g.loc()));
-  return builder_.CreateCall(function, args);
+  return g.op >= GpuOpKind::SyncWarp ? warpOp(g, args) : barrierOrFence(g, args);
 }
 
 /// A value's bits as an integer of its width (floats bit-cast).
 llvm::Value *FunctionEmitter::asBits(llvm::Value *value) {
   return builder_.CreateBitCast(value, builder_.getIntNTy(value->getType()->getPrimitiveSizeInBits()));
-}
-
-/// Warp operations on the GPU: the sync intrinsics; 64-bit shuffles move
-/// the two halves.
-llvm::Value *FunctionEmitter::warpOpOnGpu(const GpuOp &g, std::vector<llvm::Value *> &args) {
-  using I = llvm::Intrinsic::ID;
-  switch (g.op) {
-  case GpuOpKind::SyncWarp:
-    return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_bar_warp_sync, {}, args);
-  case GpuOpKind::VoteAll:
-  case GpuOpKind::VoteAny:
-  case GpuOpKind::VoteEq:
-  case GpuOpKind::Ballot: {
-    static constexpr I ids[] = {llvm::Intrinsic::nvvm_vote_all_sync, llvm::Intrinsic::nvvm_vote_any_sync,
-                                llvm::Intrinsic::nvvm_vote_uni_sync, llvm::Intrinsic::nvvm_vote_ballot_sync};
-    return builder_.CreateIntrinsic(ids[static_cast<int>(g.op) - static_cast<int>(GpuOpKind::VoteAll)], {}, args);
-  }
-  case GpuOpKind::MatchAny: {
-    llvm::Value *bits = asBits(args[1]);
-    const I id = bits->getType()->isIntegerTy(64) ? llvm::Intrinsic::nvvm_match_any_sync_i64
-                                                   : llvm::Intrinsic::nvvm_match_any_sync_i32;
-    return builder_.CreateIntrinsic(id, {}, {args[0], bits});
-  }
-  case GpuOpKind::ActiveMask:
-    return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
-  case GpuOpKind::LaneMaskLt:
-    return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_lanemask_lt, {}, {});
-  default:
-    break;
-  }
-  static constexpr I shuffles[] = {llvm::Intrinsic::nvvm_shfl_sync_idx_i32, llvm::Intrinsic::nvvm_shfl_sync_up_i32,
-                                   llvm::Intrinsic::nvvm_shfl_sync_down_i32,
-                                   llvm::Intrinsic::nvvm_shfl_sync_bfly_i32};
-  const I id = shuffles[static_cast<int>(g.op) - static_cast<int>(GpuOpKind::ShflIdx)];
-  // The clamp operand: the warp's last lane, except for up, which clamps
-  // at lane 0.
-  llvm::Value *clamp = builder_.getInt32(g.op == GpuOpKind::ShflUp ? 0 : 31);
-  llvm::Value *value = args[1];
-  llvm::Type *type = value->getType();
-  llvm::Value *bits = asBits(value);
-  auto shuffle32 = [&](llvm::Value *word) { return builder_.CreateIntrinsic(id, {}, {args[0], word, args[2], clamp}); };
-  llvm::Value *result;
-  if (bits->getType()->isIntegerTy(64)) {
-    llvm::Value *low = shuffle32(builder_.CreateTrunc(bits, builder_.getInt32Ty()));
-    llvm::Value *high = shuffle32(builder_.CreateTrunc(builder_.CreateLShr(bits, 32), builder_.getInt32Ty()));
-    result = builder_.CreateOr(builder_.CreateZExt(low, builder_.getInt64Ty()),
-                               builder_.CreateShl(builder_.CreateZExt(high, builder_.getInt64Ty()), 32));
-  } else {
-    result = shuffle32(bits);
-  }
-  return builder_.CreateBitCast(result, type);
 }
 
 /// "file.pyk:line:col" as a constant string, for the runtime's messages:
@@ -300,36 +179,6 @@ llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, ll
     break;
   }
   return builder_.CreateAtomicRMW(op, address, value, align, ordering);
-}
-
-llvm::Value *FunctionEmitter::specialReg(const SpecialReg &r) {
-  if (r.reg == SpecialRegKind::LaneId) {
-    if (target_ == LLVMTarget::NVPTX)
-      return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_read_ptx_sreg_laneid, {}, {});
-    // Warps are 32 consecutive threads of the block in x-fastest order.
-    llvm::Value *x = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[0]);
-    llvm::Value *y = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[1]);
-    llvm::Value *z = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[2]);
-    llvm::Value *rows = builder_.CreateAdd(builder_.CreateMul(z, blockValues_[1][1]), y);
-    llvm::Value *linear = builder_.CreateAdd(builder_.CreateMul(rows, blockValues_[1][0]), x);
-    return builder_.CreateAnd(linear, builder_.getInt32(31));
-  }
-  if (target_ == LLVMTarget::CpuDevice) {
-    if (r.reg == SpecialRegKind::ThreadIdx)
-      return builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[r.axis]);
-    const int field = r.reg == SpecialRegKind::BlockIdx ? 0 : r.reg == SpecialRegKind::BlockDim ? 1 : 2;
-    return blockValues_[field][r.axis];
-  }
-  static constexpr llvm::Intrinsic::ID ids[4][3] = {
-      {llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y,
-       llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z},
-      {llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_y,
-       llvm::Intrinsic::nvvm_read_ptx_sreg_ctaid_z},
-      {llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_y,
-       llvm::Intrinsic::nvvm_read_ptx_sreg_ntid_z},
-      {llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x, llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y,
-       llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z}};
-  return builder_.CreateIntrinsic(ids[static_cast<int>(r.reg)][r.axis], {}, {});
 }
 
 } // namespace pyk::llvmgen::emit

@@ -3,7 +3,7 @@
 // The CPU device's part of the ABI between the code pykc compiles for the
 // host and the runtime: the runtime fills one in per block, and the kernel
 // code pykc's LLVM backend writes reads its fields at the offsets this
-// header gives (codegen/llvm/LLVMEmitterCpuDevice.cpp includes it). The
+// header gives (codegen/llvm/CpuDeviceFunctionEmitter.cpp includes it). The
 // assertions pin the layout: a change to it is a change of that ABI.
 //
 //===----------------------------------------------------------------------===//

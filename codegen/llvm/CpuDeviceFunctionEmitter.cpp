@@ -1,33 +1,138 @@
-//===- LLVMEmitterCpuDevice.cpp - Kernels as the CPU device runs them ------===//
-//
-// On the CPU device a kernel is the runtime's entry for one block: it
-// unpacks the arguments and runs the block's threads one after another
-// in a loop (z, y, x), or, when the kernel waits at barriers or uses warp
-// operations, hands a per-thread function to pyk_cpu_run_block, which
-// runs each thread on a fiber. Shared arrays live in a frame on the stack
-// of the worker that runs the block.
-//
-//===----------------------------------------------------------------------===//
-#include "FunctionEmitter.h"
+//===- CpuDeviceFunctionEmitter.cpp - Kernels as the CPU device runs them --===//
+#include "CpuDeviceFunctionEmitter.h"
 
-#include "IRWalk.h"
 #include "SymbolNames.h"
 
-#include "llvm/IR/InlineAsm.h"
-#include "llvm/IR/IntrinsicsNVPTX.h"
-#include "llvm/Support/Casting.h"
-#include "llvm/Support/FileSystem.h"
-
 #include "pyk/CpuBlockContext.h"
-#include "llvm/Support/Path.h"
-
-#include <algorithm>
 
 namespace pyk::llvmgen::emit {
 
+/// A CPU-device thread's stack (a fiber's, or an OS thread's) has a guard
+/// below it, but a frame larger than the guard (a big local array) could
+/// step over it into other memory. Probing touches each page of a new frame
+/// in order, so that such an overflow faults at the guard.
+void CpuDeviceFunctionEmitter::finishModule(llvm::Module &module) {
+  for (llvm::Function &function : module)
+    if (!function.isDeclaration())
+      function.addFnAttr("probe-stack", "inline-asm");
+}
+
+void CpuDeviceFunctionEmitter::declareKernel() {
+  if (function_.synchronises)
+    declareCpuFiberKernel();
+  else
+    declareCpuEntry();
+}
+
+void CpuDeviceFunctionEmitter::emitKernelBody() {
+  unpackCpuArguments();
+  placeDynamicShared();
+  if (function_.synchronises) {
+    emitFiberThread();
+    emitFiberBlockEntry();
+    return;
+  }
+  placeSharedArrays(sharedFrame(builder_));
+  emitThreadLoops();
+}
+
+void CpuDeviceFunctionEmitter::returnFromKernel() {
+  if (function_.synchronises)
+    builder_.CreateRetVoid(); // ends the thread's fiber
+  else
+    builder_.CreateBr(threadDone_); // this thread is done; on to the next
+}
+
+/// A device function takes the block's context and the thread's index.
+void CpuDeviceFunctionEmitter::addContextParameterTypes(std::vector<llvm::Type *> &types) {
+  types.push_back(llvm::PointerType::get(context_, 0));
+  types.insert(types.end(), 3, llvm::Type::getInt32Ty(context_));
+}
+
+void CpuDeviceFunctionEmitter::nameContextParameters(unsigned first) {
+  llvmFunction_->getArg(first)->setName("block");
+  for (unsigned axis = 0; axis < 3; ++axis)
+    llvmFunction_->getArg(first + 1 + axis)->setName(std::string("thread.") + "xyz"[axis]);
+}
+
+void CpuDeviceFunctionEmitter::addContextArguments(std::vector<llvm::Value *> &args) {
+  args.push_back(blockContext_);
+  for (unsigned axis = 0; axis < 3; ++axis)
+    args.push_back(builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[axis]));
+}
+
+void CpuDeviceFunctionEmitter::enterDeviceFunction() {
+  takeThreadContext();
+}
+
+/// The C library's printf.
+void CpuDeviceFunctionEmitter::printValues(llvm::Value *format, std::vector<llvm::Value *> values) {
+  auto *ptr = llvm::PointerType::get(context_, 0);
+  llvm::FunctionCallee printf =
+      module_.getOrInsertFunction("printf", llvm::FunctionType::get(builder_.getInt32Ty(), {ptr}, true));
+  values.insert(values.begin(), format);
+  builder_.CreateCall(printf, values);
+}
+
+/// The C library's NAME.
+llvm::Value *CpuDeviceFunctionEmitter::mathCall(const std::string &name, std::initializer_list<llvm::Value *> args) {
+  return callMathFunction(name, args, /*pure=*/false);
+}
+
+/// Shared arrays are placed by the kernel's body, in the block's frame
+/// (placeSharedArrays, placeDynamicShared).
+void CpuDeviceFunctionEmitter::allocateSharedArray(const Variable *, llvm::ArrayType *) {}
+void CpuDeviceFunctionEmitter::allocateDynamicShared(const Variable *) {}
+
+/// Fences: the block's threads share one OS thread, so a block fence only
+/// stops the compiler reordering. Barriers: the runtime's fiber barrier
+/// (told where it is, for its messages).
+llvm::Value *CpuDeviceFunctionEmitter::barrierOrFence(const GpuOp &g, std::vector<llvm::Value *> &args) {
+  switch (g.op) {
+  case GpuOpKind::ThreadFenceBlock:
+    return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent, llvm::SyncScope::SingleThread);
+  case GpuOpKind::ThreadFence:
+  case GpuOpKind::ThreadFenceSystem:
+    return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+  default:
+    break;
+  }
+  static const char *const runtimeNames[] = {"pyk_cpu_syncthreads", "pyk_cpu_syncthreads_count",
+                                             "pyk_cpu_syncthreads_and", "pyk_cpu_syncthreads_or"};
+  auto *ptr = llvm::PointerType::get(context_, 0);
+  std::vector<llvm::Type *> types;
+  for (llvm::Value *arg : args)
+    types.push_back(arg->getType());
+  types.push_back(ptr);
+  llvm::Type *result = g.type().isVoid() ? builder_.getVoidTy() : builder_.getInt32Ty();
+  llvm::FunctionCallee function =
+      module_.getOrInsertFunction(runtimeNames[static_cast<int>(g.op)], llvm::FunctionType::get(result, types, false));
+  args.push_back(sourcePosition(g.loc()));
+  return builder_.CreateCall(function, args);
+}
+
+/// The thread's index from the thread loop (or its fiber's arguments), the
+/// block's values from the runtime's block context; the lane from the
+/// linear index, as warps are 32 consecutive threads of the block in
+/// x-fastest order.
+llvm::Value *CpuDeviceFunctionEmitter::specialReg(const SpecialReg &r) {
+  if (r.reg == SpecialRegKind::LaneId) {
+    llvm::Value *x = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[0]);
+    llvm::Value *y = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[1]);
+    llvm::Value *z = builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[2]);
+    llvm::Value *rows = builder_.CreateAdd(builder_.CreateMul(z, blockValues_[1][1]), y);
+    llvm::Value *linear = builder_.CreateAdd(builder_.CreateMul(rows, blockValues_[1][0]), x);
+    return builder_.CreateAnd(linear, builder_.getInt32(31));
+  }
+  if (r.reg == SpecialRegKind::ThreadIdx)
+    return builder_.CreateLoad(builder_.getInt32Ty(), threadIndex_[r.axis]);
+  const int field = r.reg == SpecialRegKind::BlockIdx ? 0 : r.reg == SpecialRegKind::BlockDim ? 1 : 2;
+  return blockValues_[field][r.axis];
+}
+
 /// CPU device, device function: the block's values and the thread's
 /// index come from the caller.
-void FunctionEmitter::takeThreadContext() {
+void CpuDeviceFunctionEmitter::takeThreadContext() {
   const unsigned first = llvmFunction_->arg_size() - 4;
   loadBlockValues(llvmFunction_->getArg(first));
   for (unsigned axis = 0; axis < 3; ++axis) {
@@ -38,11 +143,11 @@ void FunctionEmitter::takeThreadContext() {
 
 /// A field of the runtime's CpuBlockContext (pyk/CpuBlockContext.h), at
 /// its offset in the runtime's own layout.
-llvm::Value *FunctionEmitter::blockContextField(size_t offset) {
+llvm::Value *CpuDeviceFunctionEmitter::blockContextField(size_t offset) {
   return builder_.CreateConstInBoundsGEP1_64(builder_.getInt8Ty(), blockContext_, offset);
 }
 
-void FunctionEmitter::loadBlockValues(llvm::Value *context) {
+void CpuDeviceFunctionEmitter::loadBlockValues(llvm::Value *context) {
   using pyk::detail::CpuBlockContext;
   blockContext_ = context;
   static const char *fields[] = {"blockIdx", "blockDim", "gridDim"};
@@ -57,7 +162,7 @@ void FunctionEmitter::loadBlockValues(llvm::Value *context) {
 
 // --- Array locals -----------------------------------------------------------
 /// The bytes of the block's shared arrays, each at a 16-byte aligned offset.
-uint64_t FunctionEmitter::sharedLayout(std::map<const Variable *, uint64_t> *offsets) const {
+uint64_t CpuDeviceFunctionEmitter::sharedLayout(std::map<const Variable *, uint64_t> *offsets) const {
   uint64_t size = 0;
   for (const Variable *var : function_.variables()) {
     if (var->memory != Variable::Memory::Shared)
@@ -72,7 +177,7 @@ uint64_t FunctionEmitter::sharedLayout(std::map<const Variable *, uint64_t> *off
 
 /// CPU device: a dynamic shared array is the block context's shared
 /// memory (CpuBlockContext::sharedMemory and sharedBytes).
-void FunctionEmitter::placeDynamicShared() {
+void CpuDeviceFunctionEmitter::placeDynamicShared() {
   for (const Variable *var : function_.variables()) {
     if (var->memory != Variable::Memory::DynamicShared)
       continue;
@@ -88,7 +193,7 @@ void FunctionEmitter::placeDynamicShared() {
 
 /// CPU device: the block's shared arrays, in one frame on the stack of
 /// the worker running the block (null when there are none).
-llvm::Value *FunctionEmitter::sharedFrame(llvm::IRBuilder<> &builder) {
+llvm::Value *CpuDeviceFunctionEmitter::sharedFrame(llvm::IRBuilder<> &builder) {
   const uint64_t size = sharedLayout(nullptr);
   if (size == 0)
     return llvm::ConstantPointerNull::get(llvm::PointerType::get(context_, 0));
@@ -97,7 +202,7 @@ llvm::Value *FunctionEmitter::sharedFrame(llvm::IRBuilder<> &builder) {
   return frame;
 }
 
-void FunctionEmitter::placeSharedArrays(llvm::Value *frame) {
+void CpuDeviceFunctionEmitter::placeSharedArrays(llvm::Value *frame) {
   std::map<const Variable *, uint64_t> offsets;
   sharedLayout(&offsets);
   for (const auto &[var, offset] : offsets)
@@ -109,7 +214,7 @@ void FunctionEmitter::placeSharedArrays(llvm::Value *frame) {
 /// A kernel that waits at barriers runs each thread on a fiber: the body
 /// is `thread(args, block, frame, x, y, z)` and the entry the runtime
 /// calls hands it to pyk_cpu_run_block with the block's shared frame.
-void FunctionEmitter::declareCpuFiberKernel() {
+void CpuDeviceFunctionEmitter::declareCpuFiberKernel() {
   auto *ptr = llvm::PointerType::get(context_, 0);
   auto *i32 = llvm::Type::getInt32Ty(context_);
   auto *voidType = llvm::Type::getVoidTy(context_);
@@ -132,7 +237,7 @@ void FunctionEmitter::declareCpuFiberKernel() {
 }
 
 /// The thread function's body (its arguments unpacked already).
-void FunctionEmitter::emitFiberThread() {
+void CpuDeviceFunctionEmitter::emitFiberThread() {
   for (unsigned axis = 0; axis < 3; ++axis) {
     threadIndex_[axis] = builder_.CreateAlloca(builder_.getInt32Ty(), nullptr, std::string("thread.") + "xyz"[axis]);
     builder_.CreateStore(llvmFunction_->getArg(3 + axis), threadIndex_[axis]);
@@ -144,7 +249,7 @@ void FunctionEmitter::emitFiberThread() {
     builder_.CreateRetVoid();
 }
 
-void FunctionEmitter::emitFiberBlockEntry() {
+void CpuDeviceFunctionEmitter::emitFiberBlockEntry() {
   llvm::IRBuilder<> entry(llvm::BasicBlock::Create(context_, "entry", blockEntry_));
   llvm::Value *frame = sharedFrame(entry);
   auto *ptr = llvm::PointerType::get(context_, 0);
@@ -155,7 +260,7 @@ void FunctionEmitter::emitFiberBlockEntry() {
 }
 
 /// void pyk_cpu_NAME(ptr args, ptr context): the runtime's CpuKernelEntry.
-void FunctionEmitter::declareCpuEntry() {
+void CpuDeviceFunctionEmitter::declareCpuEntry() {
   auto *ptr = llvm::PointerType::get(context_, 0);
   auto *type = llvm::FunctionType::get(llvm::Type::getVoidTy(context_), {ptr, ptr}, false);
   llvmFunction_ = llvm::Function::Create(type, llvm::Function::ExternalLinkage,
@@ -173,7 +278,7 @@ void FunctionEmitter::declareCpuEntry() {
 /// Loads each parameter from the args array (args[i] points to the i-th
 /// value; an array is its data pointer then one int64 per extent) and the
 /// block's indices and extents from the context.
-void FunctionEmitter::unpackCpuArguments() {
+void CpuDeviceFunctionEmitter::unpackCpuArguments() {
   auto *ptr = llvm::PointerType::get(context_, 0);
   llvm::Value *args = llvmFunction_->getArg(0);
   unsigned slot = 0;
@@ -202,7 +307,7 @@ void FunctionEmitter::unpackCpuArguments() {
 
 /// for z, for y, for x over the block's threads: the kernel body. A
 /// `return` ends one thread: it continues with the next.
-void FunctionEmitter::emitThreadLoops() {
+void CpuDeviceFunctionEmitter::emitThreadLoops() {
   llvm::BasicBlock *exit = llvm::BasicBlock::Create(context_, "block.done", llvmFunction_);
   llvm::BasicBlock *after = exit;
   std::array<llvm::BasicBlock *, 3> latches{};
@@ -234,10 +339,10 @@ void FunctionEmitter::emitThreadLoops() {
   builder_.CreateRetVoid();
 }
 
-/// Warp operations on the CPU device: the runtime's rendezvous of the
-/// warp's fibers. The source lane of a shuffle is computed here, as CUDA
-/// defines it (outside the warp: the caller's own value).
-llvm::Value *FunctionEmitter::warpOpOnCpu(const GpuOp &g, std::vector<llvm::Value *> &args) {
+/// Warp operations: the runtime's rendezvous of the warp's fibers. The
+/// source lane of a shuffle is computed here, as CUDA defines it (outside
+/// the warp: the caller's own value).
+llvm::Value *CpuDeviceFunctionEmitter::warpOp(const GpuOp &g, std::vector<llvm::Value *> &args) {
   auto *i32 = builder_.getInt32Ty(), *i64 = builder_.getInt64Ty();
   auto runtime = [&](const char *name, llvm::Type *result, std::vector<llvm::Value *> values) {
     std::vector<llvm::Type *> types;
