@@ -211,6 +211,9 @@ public:
   PYK_IR_CLASSOF(Unary)
   UnaryOp op;
   ExprPtr operand;
+  /// Neg and Abs of a signed integer that may be its type's minimum: the
+  /// result wraps to the minimum (markOverflowingArithmetic).
+  bool mayOverflow = false;
 };
 
 /// Arithmetic on two operands of the result's type, with Python's meaning
@@ -249,6 +252,10 @@ public:
   /// Integer FloorDiv and Mod in checked mode: a zero divisor is reported
   /// and the result is 0 (lowered to a DivisorCheck of the divisor).
   CheckSiteId divisorCheck = NoCheck;
+  /// Add, Sub and Mul whose exact result may not fit the operands' type
+  /// (after C's promotion to int for narrower ones): it wraps, which C++
+  /// leaves undefined for signed arithmetic (markOverflowingArithmetic).
+  bool mayOverflow = false;
 };
 
 /// Checked mode: reports check `site` when `divisor` is 0; its value is the

@@ -71,14 +71,14 @@ public:
       return;
     case NodeKind::Unary: {
       auto &u = cast<Unary>(e);
-      os_ << unaryOpName(u.op) << ":" << e.type().str() << "(";
+      os_ << unaryOpName(u.op) << (u.mayOverflow ? ".wrap" : "") << ":" << e.type().str() << "(";
       expr(*u.operand);
       os_ << ")";
       return;
     }
     case NodeKind::Binary: {
       auto &b = cast<Binary>(e);
-      os_ << binaryOpName(b.op) << ":" << e.type().str();
+      os_ << binaryOpName(b.op) << (b.mayOverflow ? ".wrap" : "") << ":" << e.type().str();
       operands({b.lhs.get(), b.rhs.get()});
       checks({b.divisorCheck});
       return;

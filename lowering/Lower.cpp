@@ -13,6 +13,7 @@
 #include "passes/CheckKernelLimits.h"
 #include "passes/LowerPythonOps.h"
 #include "passes/MarkNarrowOffsets.h"
+#include "passes/MarkOverflowingArithmetic.h"
 #include "passes/MarkReadOnlyArrays.h"
 #include "passes/PlanChecks.h"
 #include "passes/WrapNegativeIndices.h"
@@ -45,6 +46,8 @@ const Pass passes[] = {
     {"mark-narrow-offsets", [](Module &m, const PassContext &) { markNarrowOffsets(m); }},
     // The backends see primitive operations only.
     {"lower-python-ops", [](Module &m, const PassContext &) { lowerPythonOps(m); }},
+    // After lowering, so that the compiler-made functions are marked too.
+    {"mark-overflowing-arithmetic", [](Module &m, const PassContext &) { markOverflowingArithmetic(m); }},
 };
 
 } // namespace

@@ -105,6 +105,8 @@ Code FunctionEmitter::expr(const Expr &e) {
       return {"!" + wrap(operand, Prefix), Prefix};
     if (u.op == UnaryOp::BitNot)
       return narrow(e.type(), {"~" + wrap(operand, Prefix), Prefix});
+    if (u.mayOverflow && (u.op == UnaryOp::Abs || u.op == UnaryOp::Neg))
+      return wrapping(u.op == UnaryOp::Abs ? "abs" : "neg", e.type().scalar, {operand});
     if (u.op == UnaryOp::Abs)
       return absolute(e.type().scalar, operand);
     if (u.op == UnaryOp::Popc || u.op == UnaryOp::Clz || u.op == UnaryOp::Ffs || u.op == UnaryOp::Brev) {
@@ -292,6 +294,19 @@ Code FunctionEmitter::castExpr(const Cast &c) {
   return {"(" + type + ")" + wrap(expr(*c.operand), Prefix), Prefix};
 }
 
+/// pyk_wrapping_NAME<T>(operands...): arithmetic that may overflow, done
+/// on the unsigned bits (prelude.cuh).
+Code FunctionEmitter::wrapping(const char *name, ScalarKind kind, std::initializer_list<Code> operands) {
+  helpers_.insert(Helper::Wrapping);
+  std::string text = std::string("pyk_wrapping_") + name + "<" + cudaScalarType(kind) + ">(";
+  bool first = true;
+  for (const Code &operand : operands) {
+    text += (first ? "" : ", ") + operand.text;
+    first = false;
+  }
+  return {text + ")", Postfix};
+}
+
 Code FunctionEmitter::binary(const Binary &b) {
   const ScalarKind kind = b.type().scalar;
   auto infix = [&](const char *spelling, int precedence) {
@@ -310,6 +325,11 @@ Code FunctionEmitter::binary(const Binary &b) {
   auto call = [&](std::string function) {
     return Code{function + "(" + expr(*b.lhs).text + ", " + expr(*b.rhs).text + ")", Postfix};
   };
+  if (b.mayOverflow) {
+    static const char *const names[] = {"add", "sub", "mul"};
+    return wrapping(names[static_cast<int>(b.op) - static_cast<int>(BinaryOp::Add)], kind,
+                    {expr(*b.lhs), expr(*b.rhs)});
+  }
   switch (b.op) {
   case BinaryOp::Add:
     return infix(" + ", Additive);

@@ -65,6 +65,9 @@ private:
   std::string specialReg(const ir::SpecialReg &r);
   Code castExpr(const ir::Cast &c);
   Code binary(const ir::Binary &b);
+  /// pyk_wrapping_NAME<T>(operands...): arithmetic that may overflow
+  /// (mayOverflow), done on the unsigned bits.
+  Code wrapping(const char *name, ScalarKind kind, std::initializer_list<Code> operands);
 
   const ir::Function &function_;
   const CudaEmitOptions &options_;

@@ -10,6 +10,8 @@ namespace pyk::cuda {
 
 const char *helperName(Helper helper) {
   switch (helper) {
+  case Helper::Wrapping:
+    return "pyk_wrapping";
   case Helper::FloatToInt:
     return "pyk_float_to_int";
   case Helper::LaneId:
@@ -55,6 +57,8 @@ namespace {
 /// The name of `helper`'s section in prelude.cuh (`// pyk-helper: NAME`).
 const char *sectionName(Helper helper) {
   switch (helper) {
+  case Helper::Wrapping:
+    return "Wrapping";
   case Helper::FloatToInt:
     return "FloatToInt";
   case Helper::LaneId:

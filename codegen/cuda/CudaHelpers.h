@@ -17,6 +17,7 @@
 namespace pyk::cuda {
 
 enum class Helper {
+  Wrapping,
   FloatToInt,
   LaneId,
   LaneMaskLt,

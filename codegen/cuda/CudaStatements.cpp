@@ -66,8 +66,8 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
   case NodeKind::ArrayStore: {
     auto &st = cast<ArrayStore>(s);
     if (isChecked(st.boundsChecks)) {
-      os_ << "pyk_store<" << cudaScalarType(st.array->type.scalar) << ">("
-          << checkedElement(st.array, st.indices, st.boundsChecks) << ", " << expr(*st.value).text << ");\n";
+      os_ << "pyk_store_to(" << checkedElement(st.array, st.indices, st.boundsChecks) << ") = "
+          << expr(*st.value).text << ";\n";
       return;
     }
     os_ << element(st.array, st.indices, st.narrowOffset) << " = " << expr(*st.value).text << ";\n";

@@ -17,6 +17,28 @@
 #include <cstdint>
 #include <type_traits>
 
+// pyk-helper: Wrapping
+// Integer + - *, negation and abs wrap on overflow, as in NumPy; C++ leaves
+// signed overflow undefined (and compilers use that), so where pyk cannot
+// show that a result fits its type the operation is done on the unsigned
+// bits (of int, for types narrower than int, which C promotes).
+template <typename T> using pyk_wrapping_bits_t = std::make_unsigned_t<decltype(T() + T())>;
+template <typename T> __device__ __forceinline__ T pyk_wrapping_add(T a, T b) {
+    return (T)((pyk_wrapping_bits_t<T>)a + (pyk_wrapping_bits_t<T>)b);
+}
+template <typename T> __device__ __forceinline__ T pyk_wrapping_sub(T a, T b) {
+    return (T)((pyk_wrapping_bits_t<T>)a - (pyk_wrapping_bits_t<T>)b);
+}
+template <typename T> __device__ __forceinline__ T pyk_wrapping_mul(T a, T b) {
+    return (T)((pyk_wrapping_bits_t<T>)a * (pyk_wrapping_bits_t<T>)b);
+}
+template <typename T> __device__ __forceinline__ T pyk_wrapping_neg(T a) {
+    return (T)(0u - (pyk_wrapping_bits_t<T>)a);
+}
+template <typename T> __device__ __forceinline__ T pyk_wrapping_abs(T a) {
+    return a < 0 ? pyk_wrapping_neg(a) : a;
+}
+
 // pyk-helper: FloatToInt
 // A float to an integer type, toward zero: NaN gives 0 and a value past the
 // type's range its nearest end, on every device (C++ leaves those undefined).
@@ -301,9 +323,19 @@ __device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, in
 template <typename T> __device__ __forceinline__ T pyk_load(const T *element) {
     return element ? *element : T(0);
 }
-template <typename T> __device__ __forceinline__ void pyk_store(T *element, T value) {
-    if (element)
-        *element = value;
+// A store to a checked element: `pyk_store_to(element) = value;` stores
+// unless the check failed. As an assignment it evaluates `value` first, as
+// Python does (C++17 sequences an assignment's right side before its left),
+// so the first failed check a thread reports is the one Python would raise.
+template <typename T> struct pyk_checked_store {
+    T *element;
+    __device__ __forceinline__ void operator=(T value) const {
+        if (element)
+            *element = value;
+    }
+};
+template <typename T> __device__ __forceinline__ pyk_checked_store<T> pyk_store_to(T *element) {
+    return {element};
 }
 // An atomic operation on a checked element: 0 when the check failed.
 template <typename T, typename Operation>

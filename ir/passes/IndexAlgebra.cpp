@@ -76,7 +76,7 @@ std::string position(SourceRange range) {
   return std::to_string(range.begin.line) + ":" + std::to_string(range.begin.column);
 }
 
-IndexAlgebra::IndexAlgebra(const Function &function) {
+IndexAlgebra::IndexAlgebra(const Function &function, bool assumeIndexSums) : assumeIndexSums_(assumeIndexSums) {
   std::map<const Variable *, int> writes;
   std::map<const Variable *, const Expr *> init;
   forEachStmt(function.body, [&](const Stmt &s) {
@@ -122,7 +122,12 @@ std::optional<Interval> IndexAlgebra::interval(const Expr &e, const Env *env, un
   } else if (isa<ArrayDim>(e)) {
     result = Interval{0, (WideInt(1) << 63) - 1};
   } else if (auto *c = dyn_cast<Cast>(&e)) {
+    // Whatever the operand is, its value is one of its type's.
     result = interval(*c->operand, env, depth + 1);
+    if (!result && c->operand->type().isScalarOf(ScalarKind::Bool))
+      result = Interval{0, 1};
+    else if (!result)
+      result = typeRange(c->operand->type());
   } else if (auto *b = dyn_cast<Binary>(&e)) {
     std::optional<Interval> lhs = interval(*b->lhs, env, depth + 1), rhs = interval(*b->rhs, env, depth + 1);
     // Python's %: the divisor's sign, whatever the dividend.
@@ -144,8 +149,8 @@ std::optional<Interval> IndexAlgebra::interval(const Expr &e, const Env *env, un
     else if (b->op == BinaryOp::Max)
       result = Interval{std::max(lhs->lo, rhs->lo), std::max(lhs->hi, rhs->hi)};
     const WideInt int64Max = (WideInt(1) << 63) - 1;
-    if (result && e.type().isScalarOf(ScalarKind::Int64) && (b->op == BinaryOp::Add || b->op == BinaryOp::Mul) &&
-        lhs->lo >= 0 && rhs->lo >= 0)
+    if (assumeIndexSums_ && result && e.type().isScalarOf(ScalarKind::Int64) &&
+        (b->op == BinaryOp::Add || b->op == BinaryOp::Mul) && lhs->lo >= 0 && rhs->lo >= 0)
       result->hi = std::min(result->hi, int64Max);
   } else if (auto *ref = dyn_cast<VarRef>(&e)) {
     const Variable *var = ref->var;

@@ -66,8 +66,10 @@ std::string position(SourceRange range);
 
 class IndexAlgebra {
 public:
-  /// Learns which of `function`'s variables are stable.
-  explicit IndexAlgebra(const Function &function);
+  /// Learns which of `function`'s variables are stable. `assumeIndexSums`:
+  /// the assumption interval() states below; without it every interval is
+  /// sound, overflow or not.
+  explicit IndexAlgebra(const Function &function, bool assumeIndexSums = true);
 
   /// Stable variables have one value for their whole life: parameters
   /// never assigned, and locals declared once with a value and never
@@ -121,6 +123,7 @@ private:
   /// the same expression over the same variables is the same atom.
   const Variable *atom(const Expr &e) const;
 
+  bool assumeIndexSums_;
   std::map<const Variable *, const Expr *> stable_;
   std::set<const Variable *> loopVars_;
   std::set<const Variable *> assignedLoopVars_;
