@@ -725,6 +725,10 @@ public:
   bool lineInfo = false;
   /// Device functions: `@cuda.jit(device=True, inline=True)`.
   bool inlineAlways = false;
+  /// Made by the compiler (PythonOpFunctions) with arithmetic that never
+  /// overflows as written: unsigned where it wraps, signed only where a
+  /// guard keeps it in range. markOverflowingArithmetic leaves it alone.
+  bool arithmeticNeverOverflows = false;
   /// `fastmath=True`: float arithmetic may be contracted and reassociated,
   /// and uses approximate division, square root and math functions (and,
   /// on the GPU, flushes float32 denormals to zero). NaN and infinity keep

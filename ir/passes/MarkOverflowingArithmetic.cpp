@@ -76,7 +76,8 @@ void markFunction(Function &function) {
 
 void markOverflowingArithmetic(Module &module) {
   for (auto &function : module.functions)
-    markFunction(*function);
+    if (!function->arithmeticNeverOverflows)
+      markFunction(*function);
 }
 
 } // namespace pyk::ir

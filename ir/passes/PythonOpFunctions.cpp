@@ -2,9 +2,11 @@
 //
 // Each body is written so that no primitive operation in it is undefined:
 // a division's divisor is never 0 nor -1 with the type's minimum (CDiv,
-// CRem), a shift's count is in [0, bits) (CShl, CShr), and what must wrap
-// wraps in unsigned arithmetic, explicitly. Selects evaluate one side only,
-// so a guarded operation may sit in the side its guard picks.
+// CRem), a shift's count is in [0, bits) (CShl, CShr), what must wrap
+// wraps in unsigned arithmetic of 32 bits or more, explicitly, and signed
+// + and - sit where a guard keeps them in range (Function::
+// arithmeticNeverOverflows). Selects evaluate one side only, so a guarded
+// operation may sit in the side its guard picks.
 //
 //===----------------------------------------------------------------------===//
 #include "passes/PythonOpFunctions.h"
@@ -85,6 +87,7 @@ Function &PythonOpFunctions::make(const std::string &name, const std::string &do
   function->symbol = symbol;
   function->docstring = docstring;
   function->inlineAlways = true;
+  function->arithmeticNeverOverflows = true;
   function->returnType = result;
   byName_[name] = function.get();
   made_.push_back(std::move(function));
@@ -222,7 +225,9 @@ const Function &PythonOpFunctions::integerPow(ScalarKind kind) {
     w.function.body.push_back(std::make_unique<If>(SourceRange{}, compare(CompareOp::Lt, ref(b), integer(kind, 0)),
                                                    std::move(negative), StmtList{}));
   }
-  const ScalarKind u = unsignedOf(kind);
+  // At least 32 bits: C promotes a narrower unsigned product to int, where
+  // 65535 * 65535 overflows. The low bits are the same.
+  const ScalarKind u = byteWidth(kind) < 4 ? ScalarKind::UInt32 : unsignedOf(kind);
   auto asUnsigned = [&](const Variable *var) { return u == kind ? ref(var) : cast(u, ref(var)); };
   const Variable *result = w.local("result", u, integer(u, 1));
   const Variable *power = w.local("power", u, asUnsigned(a));
