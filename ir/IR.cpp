@@ -46,6 +46,65 @@ ExprPtr copyOfStable(const Expr &e) {
   return nullptr;
 }
 
+ExprPtr copyOfPure(const Expr &e) {
+  if (ExprPtr stable = copyOfStable(e))
+    return stable;
+  auto both = [](ExprPtr &a, ExprPtr &b, const Expr &x, const Expr &y) {
+    a = copyOfPure(x);
+    b = a ? copyOfPure(y) : nullptr;
+    return b != nullptr;
+  };
+  ExprPtr lhs, rhs;
+  switch (e.kind()) {
+  case NodeKind::ArrayStride: {
+    auto &s = llvm::cast<ArrayStride>(e);
+    return std::make_unique<ArrayStride>(s.loc(), s.array, s.axis);
+  }
+  case NodeKind::Cast:
+    if (ExprPtr operand = copyOfPure(*llvm::cast<Cast>(e).operand))
+      return std::make_unique<Cast>(e.loc(), e.type(), std::move(operand));
+    return nullptr;
+  case NodeKind::Unary: {
+    auto &u = llvm::cast<Unary>(e);
+    ExprPtr operand = copyOfPure(*u.operand);
+    if (!operand)
+      return nullptr;
+    auto copy = std::make_unique<Unary>(u.loc(), u.op, std::move(operand));
+    copy->mayOverflow = u.mayOverflow;
+    return copy;
+  }
+  case NodeKind::Binary: {
+    auto &b = llvm::cast<Binary>(e);
+    if (b.divisorCheck != NoCheck || !both(lhs, rhs, *b.lhs, *b.rhs))
+      return nullptr;
+    auto copy = std::make_unique<Binary>(b.loc(), b.op, std::move(lhs), std::move(rhs));
+    copy->mayOverflow = b.mayOverflow;
+    return copy;
+  }
+  case NodeKind::Compare: {
+    auto &c = llvm::cast<Compare>(e);
+    if (!both(lhs, rhs, *c.lhs, *c.rhs))
+      return nullptr;
+    return std::make_unique<Compare>(c.loc(), c.op, std::move(lhs), std::move(rhs));
+  }
+  case NodeKind::Logical: {
+    auto &l = llvm::cast<Logical>(e);
+    if (!both(lhs, rhs, *l.lhs, *l.rhs))
+      return nullptr;
+    return std::make_unique<Logical>(l.loc(), l.op, std::move(lhs), std::move(rhs));
+  }
+  case NodeKind::Select: {
+    auto &s = llvm::cast<Select>(e);
+    ExprPtr condition = copyOfPure(*s.condition);
+    if (!condition || !both(lhs, rhs, *s.thenValue, *s.elseValue))
+      return nullptr;
+    return std::make_unique<Select>(s.loc(), std::move(condition), std::move(lhs), std::move(rhs));
+  }
+  default:
+    return nullptr;
+  }
+}
+
 std::string Print::format() const {
   std::string format;
   for (const Part &part : parts) {

@@ -255,7 +255,8 @@ public:
 };
 
 /// Checked mode: reports check `site` when `divisor` is 0; its value is the
-/// divisor's (what Python's // and % then make of it is theirs).
+/// divisor's (what Python's // and % then make of it is theirs). Made by
+/// lowerPythonOps; insertChecks spells it with a CheckFailed.
 class DivisorCheck : public Expr {
 public:
   DivisorCheck(SourceRange loc, ExprPtr divisor, CheckSiteId site)
@@ -333,8 +334,10 @@ public:
   PYK_IR_CLASSOF(ArrayLoad)
   const Variable *array;
   std::vector<ExprPtr> indices;
-  /// Checked mode: one site per axis (NoCheck where the index is proven in
-  /// bounds); empty when unchecked. A failed check yields 0.
+  /// Checked mode, planChecks' decision: one site per axis (NoCheck where
+  /// the index is proven in bounds); empty when unchecked. insertChecks
+  /// writes the checks out as IR (a failed one yields 0, the load skipped)
+  /// and empties this.
   std::vector<CheckSiteId> boundsChecks;
   /// pykc --index-bits=32: the element offset is computed in 32 bits
   /// (markNarrowOffsets decides where).
@@ -401,6 +404,12 @@ public:
 /// statement (a constant, a variable, an extent, a thread register); null
 /// otherwise.
 ExprPtr copyOfStable(const Expr &e);
+
+/// A copy of `e` when it is made of operations that neither read memory nor
+/// have effects (those of copyOfStable, strides, casts, arithmetic, compares,
+/// logic, selects), so that evaluating the copy within the same statement
+/// gives the same value; null otherwise.
+ExprPtr copyOfPure(const Expr &e);
 
 class Function;
 
@@ -481,10 +490,41 @@ public:
   std::vector<ExprPtr> indices;
   ExprPtr value;
   ExprPtr compare; // Cas only
-  /// As ArrayLoad's: a failed check skips the operation and yields 0.
+  /// As ArrayLoad's: a failed check skips the operation and yields 0 (the
+  /// operands are still evaluated).
   std::vector<CheckSiteId> boundsChecks;
   /// As ArrayLoad's.
   bool narrowOffset = false;
+};
+
+/// Checked mode: records that check `site` failed, and yields its type's
+/// zero (or nothing, as an Evaluate). The first failure of a launch claims
+/// the check record (pyk/CheckRecord.h) with the failing `index` and
+/// `extent` (int64; null for a check that has none) and the thread's and
+/// block's indices; later ones change nothing. Execution goes on: what the
+/// failed check guarded is skipped by the control flow around this node,
+/// which insertChecks writes.
+class CheckFailed : public Expr {
+public:
+  CheckFailed(SourceRange loc, Type type, CheckSiteId site, ExprPtr index, ExprPtr extent)
+      : Expr(NodeKind::CheckFailed, loc, type), site(site), index(std::move(index)), extent(std::move(extent)) {}
+  PYK_IR_CLASSOF(CheckFailed)
+  CheckSiteId site;
+  ExprPtr index;  // may be null
+  ExprPtr extent; // null where index is
+};
+
+/// `var = value`, then `body`'s value: evaluates `value` once where `body`
+/// reads it more than once. `var` is a hidden local that no statement
+/// declares or assigns; it is in scope in `body` only.
+class Let : public Expr {
+public:
+  Let(SourceRange loc, const Variable *var, ExprPtr value, ExprPtr body)
+      : Expr(NodeKind::Let, loc, body->type()), var(var), value(std::move(value)), body(std::move(body)) {}
+  PYK_IR_CLASSOF(Let)
+  const Variable *var;
+  ExprPtr value;
+  ExprPtr body;
 };
 
 #undef PYK_IR_CLASSOF

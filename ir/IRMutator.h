@@ -87,6 +87,18 @@ template <typename F> void rewriteExpr(ExprPtr &slot, F &&f) {
     rewriteExpr(atomic.value, f);
     break;
   }
+  case NodeKind::CheckFailed: {
+    auto &failed = llvm::cast<CheckFailed>(e);
+    if (failed.index)
+      rewriteExpr(failed.index, f);
+    if (failed.extent)
+      rewriteExpr(failed.extent, f);
+    break;
+  }
+  case NodeKind::Let:
+    rewriteExpr(llvm::cast<Let>(e).value, f);
+    rewriteExpr(llvm::cast<Let>(e).body, f);
+    break;
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     break;

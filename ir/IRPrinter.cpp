@@ -191,6 +191,25 @@ public:
       expr(*a.value);
       return;
     }
+    case NodeKind::CheckFailed: {
+      auto &f = cast<CheckFailed>(e);
+      os_ << "check_failed";
+      if (!e.type().isVoid())
+        os_ << ":" << e.type().str();
+      os_ << " #" << f.site;
+      if (f.index)
+        operands({f.index.get(), f.extent.get()});
+      return;
+    }
+    case NodeKind::Let: {
+      auto &l = cast<Let>(e);
+      os_ << "let(%" << l.var->name << " = ";
+      expr(*l.value);
+      os_ << "; ";
+      expr(*l.body);
+      os_ << ")";
+      return;
+    }
     case NodeKind::Call: {
       auto &c = cast<Call>(e);
       os_ << "call @" << c.callee->name << ":" << e.type().str() << "(";

@@ -44,7 +44,7 @@ public:
   std::vector<ExprPtr> indices;
   ExprPtr value;
   /// As ArrayLoad's: a failed check drops the store (the value is still
-  /// evaluated).
+  /// evaluated, first, as Python evaluates it).
   std::vector<CheckSiteId> boundsChecks;
   /// As ArrayLoad's.
   bool narrowOffset = false;
@@ -146,7 +146,8 @@ public:
   std::string format() const;
 };
 
-/// A call, GPU operation or atomic whose value, if any, is unused.
+/// A call, GPU operation, atomic or CheckFailed whose value, if any, is
+/// unused.
 class Evaluate : public Stmt {
 public:
   Evaluate(SourceRange loc, ExprPtr call) : Stmt(NodeKind::Evaluate, loc), call(std::move(call)) {}
@@ -156,7 +157,8 @@ public:
 
 /// `assert condition`: in checked functions a false condition is reported
 /// (execution goes on); elsewhere it is not evaluated at all, as Numba
-/// compiles asserts out.
+/// compiles asserts out. insertChecks writes it as an If of a CheckFailed,
+/// or removes it.
 class Assert : public Stmt {
 public:
   Assert(SourceRange loc, ExprPtr condition, std::string message)

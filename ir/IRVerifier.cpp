@@ -83,6 +83,8 @@ private:
       fail(node, std::to_string(sites.size()) + " bounds checks for " + std::to_string(rank) + " indices");
     if (!sites.empty() && !function_.checked)
       fail(node, "a bounds check in an unchecked function");
+    if (!sites.empty() && stage_ == IRStage::Lowered)
+      fail(node, "bounds checks left after insertChecks");
   }
 
   void expr(const Expr &e) {
@@ -155,6 +157,8 @@ private:
     }
     case NodeKind::DivisorCheck: {
       auto &d = cast<DivisorCheck>(e);
+      if (stage_ == IRStage::Lowered)
+        fail(e, "a divisor check left after insertChecks");
       expr(*d.divisor);
       if (!e.type().isScalar() || !isInteger(e.type().scalar) || e.type().isBool())
         fail(e, "a divisor check of a non-integer");
@@ -286,6 +290,32 @@ private:
       }
       if ((a.op == AtomicOp::Cas) != (a.compare != nullptr))
         fail(e, "a compare operand is for cas alone");
+      return;
+    }
+    case NodeKind::CheckFailed: {
+      auto &f = cast<CheckFailed>(e);
+      if (!function_.checked)
+        fail(e, "a failed check in an unchecked function");
+      if (e.type().isArray())
+        fail(e, "a failed check of array type");
+      if ((f.index == nullptr) != (f.extent == nullptr))
+        fail(e, "a failed check with an index but no extent, or the reverse");
+      for (const Expr *part : {f.index.get(), f.extent.get()})
+        if (part) {
+          expr(*part);
+          requireType(e, *part, Type::scalarType(ScalarKind::Int64), "failed check's index or extent");
+        }
+      return;
+    }
+    case NodeKind::Let: {
+      auto &l = cast<Let>(e);
+      if (!l.var->hidden || l.var->kind != Variable::Kind::Local || !l.var->type.isScalar() || inScope(l.var))
+        fail(e, "let of '" + l.var->name + "', which is not a hidden scalar local out of scope");
+      expr(*l.value);
+      requireType(e, *l.value, l.var->type, "let value");
+      scopes_.push_back({l.var});
+      expr(*l.body);
+      scopes_.pop_back();
       return;
     }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
@@ -455,12 +485,14 @@ private:
       return;
     case NodeKind::Evaluate: {
       const Expr &evaluated = *cast<Evaluate>(s).call;
-      if (!llvm::isa<Call, GpuOp, Atomic>(evaluated))
+      if (!llvm::isa<Call, GpuOp, Atomic, CheckFailed>(evaluated))
         fail(s, "evaluates an expression without effects");
       expr(evaluated);
       return;
     }
     case NodeKind::Assert:
+      if (stage_ == IRStage::Lowered)
+        fail(s, "an assert left after insertChecks");
       expr(*cast<Assert>(s).condition);
       requireType(s, *cast<Assert>(s).condition, Type::scalarType(ScalarKind::Bool), "assert condition");
       return;

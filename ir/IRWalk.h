@@ -80,6 +80,17 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
       f(*atomic.compare);
     return f(*atomic.value);
   }
+  case NodeKind::CheckFailed: {
+    auto &failed = llvm::cast<CheckFailed>(e);
+    if (failed.index)
+      f(*failed.index);
+    if (failed.extent)
+      f(*failed.extent);
+    return;
+  }
+  case NodeKind::Let:
+    f(*llvm::cast<Let>(e).value);
+    return f(*llvm::cast<Let>(e).body);
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     return;
@@ -221,6 +232,8 @@ inline bool isCheapAndHarmless(const Expr &e, unsigned &budget) {
   case NodeKind::GpuOp:
   case NodeKind::Atomic:
   case NodeKind::DivisorCheck:
+  case NodeKind::CheckFailed:
+  case NodeKind::Let:
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     return false;

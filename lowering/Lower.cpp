@@ -11,6 +11,7 @@
 #include "IRVerifier.h"
 #include "passes/BoundLocalMemory.h"
 #include "passes/CheckKernelLimits.h"
+#include "passes/InsertChecks.h"
 #include "passes/LowerPythonOps.h"
 #include "passes/MarkNarrowOffsets.h"
 #include "passes/MarkOverflowingArithmetic.h"
@@ -48,6 +49,9 @@ const Pass passes[] = {
     {"lower-python-ops", [](Module &m, const PassContext &) { lowerPythonOps(m); }},
     // After lowering, so that the compiler-made functions are marked too.
     {"mark-overflowing-arithmetic", [](Module &m, const PassContext &) { markOverflowingArithmetic(m); }},
+    // Last, so that the passes before see planChecks' decisions on the
+    // accesses themselves, and none sees the control flow that spells them.
+    {"insert-checks", [](Module &m, const PassContext &) { insertChecks(m); }},
 };
 
 } // namespace

@@ -13,6 +13,8 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <functional>
+
 namespace pyk::cuda {
 
 using namespace ir;
@@ -57,6 +59,7 @@ void FunctionEmitter::emit() {
   if (function_.checked && function_.kind == Function::Kind::Kernel)
     os_ << "    [[maybe_unused]] const pyk_checker pyk_check = {pyk_record, pyk_launch};\n";
   arrayLocals();
+  letLocals();
   block(function_.body, 1);
   os_ << "}\n";
 }
@@ -85,6 +88,18 @@ void FunctionEmitter::parameter(const Variable &param) {
   if (!param.type.contiguous)
     for (unsigned axis = 0; axis < param.type.rank; ++axis)
       os_ << ", " << types[1 + param.type.rank + axis] << " " << names_.strideOf(&param, axis);
+}
+
+/// The locals of Let expressions (checked mode's indices evaluated once),
+/// declared at the top: a Let assigns its local within an expression.
+void FunctionEmitter::letLocals() {
+  std::function<void(const Expr &)> visit = [&](const Expr &e) {
+    if (auto *let = llvm::dyn_cast<Let>(&e))
+      os_ << "    " << cudaScalarType(let->var->type.scalar) << " " << names_.nameOf(let->var) << " = 0;\n";
+    forEachOperand(e, visit);
+  };
+  for (const StmtPtr &s : function_.body)
+    forEachExpr(*s, visit);
 }
 
 /// cuda.shared.array / cuda.local.array: flat C arrays, indexed row-major

@@ -48,23 +48,6 @@ Code absolute(ScalarKind kind, const Code &operand) {
 
 } // namespace
 
-bool FunctionEmitter::isChecked(const std::vector<CheckSiteId> &sites) {
-  return std::any_of(sites.begin(), sites.end(), [](CheckSiteId site) { return site != NoCheck; });
-}
-
-/// Checked mode: a pointer to the element, null when a check failed.
-std::string FunctionEmitter::checkedElement(const Variable *array, const std::vector<ExprPtr> &indices,
-                                            const std::vector<CheckSiteId> &sites) {
-  const bool strided = !array->type.contiguous;
-  std::string text =
-      std::string(strided ? "pyk_checked_strided" : "pyk_checked") + "(pyk_check, " + names_.nameOf(array);
-  for (unsigned axis = 0; axis < indices.size(); ++axis)
-    text += ", " + expr(*indices[axis]).text + ", " + extent(array, axis) + ", " +
-            (strided ? names_.strideOf(array, axis) + ", " : std::string()) +
-            (sites[axis] == NoCheck ? std::string("PYK_NO_CHECK") : std::to_string(sites[axis]) + "u");
-  return text + ")";
-}
-
 /// a[i], a[i * a_shape1 + j], a[(i * a_shape1 + j) * a_shape2 + k]
 std::string FunctionEmitter::element(const Variable *array, const std::vector<ExprPtr> &indices, bool narrowOffset) {
   if (!array->type.contiguous) {
@@ -130,11 +113,8 @@ Code FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::Binary:
     return binary(cast<Binary>(e));
-  case NodeKind::DivisorCheck: {
-    // Checked mode: reports a zero divisor, and is the divisor.
-    auto &d = cast<DivisorCheck>(e);
-    return {"pyk_divisor(pyk_check, " + expr(*d.divisor).text + ", " + std::to_string(d.site) + "u)", Postfix};
-  }
+  case NodeKind::DivisorCheck:
+    break; // written out by insertChecks
   case NodeKind::Compare: {
     auto &c = cast<Compare>(e);
     static const char *spelling[] = {"<", "<=", ">", ">=", "==", "!="};
@@ -172,7 +152,7 @@ Code FunctionEmitter::expr(const Expr &e) {
     return {"(int32_t)" + specialReg(cast<SpecialReg>(e)), Prefix};
   case NodeKind::ArrayDim: {
     auto &d = cast<ArrayDim>(e);
-    return {names_.extentOf(d.array, d.axis), Postfix};
+    return {extent(d.array, d.axis), Postfix};
   }
   case NodeKind::ArrayStride: {
     auto &d = cast<ArrayStride>(e);
@@ -182,8 +162,6 @@ Code FunctionEmitter::expr(const Expr &e) {
     return {"/* a view outside a view local's assignment */", Postfix};
   case NodeKind::ArrayLoad: {
     auto &l = cast<ArrayLoad>(e);
-    if (isChecked(l.boundsChecks))
-      return {"pyk_load(" + checkedElement(l.array, l.indices, l.boundsChecks) + ")", Postfix};
     return {element(l.array, l.indices, l.narrowOffset), Postfix};
   }
   case NodeKind::MathCall: {
@@ -227,16 +205,26 @@ Code FunctionEmitter::expr(const Expr &e) {
       helpers_.insert(Helper::AtomicBits);
     // The element type explicitly: constants print as int, not as it.
     const std::string type = cudaScalarType(a.array->type.scalar);
-    const bool checked = isChecked(a.boundsChecks);
-    std::string text = std::string(helperName(helper)) + "<" + type + ">(" +
-                       (checked ? "pyk_element" : "&" + element(a.array, a.indices, a.narrowOffset));
+    std::string text =
+        std::string(helperName(helper)) + "<" + type + ">(&" + element(a.array, a.indices, a.narrowOffset);
     if (a.compare)
       text += ", " + expr(*a.compare).text;
     text += ", " + expr(*a.value).text + ")";
-    if (checked)
-      text = "pyk_on_element(" + checkedElement(a.array, a.indices, a.boundsChecks) + ", [&](" + type +
-             " *pyk_element) { return " + text + "; })";
     return {text, Postfix};
+  }
+  case NodeKind::CheckFailed: {
+    auto &f = cast<CheckFailed>(e);
+    std::string text = "pyk_check_failed";
+    if (!e.type().isVoid())
+      text += "<" + cudaScalarType(e.type().scalar) + ">";
+    text += "(pyk_check, " + std::to_string(f.site) + "u, ";
+    text += f.index ? expr(*f.index).text + ", " + expr(*f.extent).text : std::string("0, 0");
+    return {text + ")", Postfix};
+  }
+  case NodeKind::Let: {
+    // Its local is declared at the top of the function (letLocals).
+    auto &l = cast<Let>(e);
+    return {"(" + names_.nameOf(l.var) + " = " + expr(*l.value).text + ", " + expr(*l.body).text + ")", Postfix};
   }
   case NodeKind::Call: {
     // An array argument is its pointer and its extents.

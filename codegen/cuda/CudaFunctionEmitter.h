@@ -41,6 +41,7 @@ private:
   void docComment(const std::string &text);
   void parameter(const ir::Variable &param);
   void arrayLocals();
+  void letLocals();
   void viewLocal(const ir::Variable &var, const ir::Expr *value, bool declare, unsigned depth);
   std::string extent(const ir::Variable *array, unsigned axis);
   void line(SourceRange loc);
@@ -58,9 +59,6 @@ private:
   // CudaExpressions.cpp
   Code expr(const ir::Expr &e);
   /// Whether any index of an access is checked (checked mode).
-  static bool isChecked(const std::vector<ir::CheckSiteId> &sites);
-  std::string checkedElement(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices,
-                             const std::vector<ir::CheckSiteId> &sites);
   std::string element(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices, bool narrowOffset);
   std::string specialReg(const ir::SpecialReg &r);
   Code castExpr(const ir::Cast &c);

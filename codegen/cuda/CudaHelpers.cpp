@@ -45,7 +45,7 @@ const char *helperName(Helper helper) {
   case Helper::AtomicCas:
     return "pyk_atomic_cas";
   case Helper::Checks:
-    return "pyk_checked";
+    return "pyk_check_failed";
   }
   return "pyk_unknown";
 }

@@ -65,11 +65,6 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
   }
   case NodeKind::ArrayStore: {
     auto &st = cast<ArrayStore>(s);
-    if (isChecked(st.boundsChecks)) {
-      os_ << "pyk_store_to(" << checkedElement(st.array, st.indices, st.boundsChecks) << ") = "
-          << expr(*st.value).text << ";\n";
-      return;
-    }
     os_ << element(st.array, st.indices, st.narrowOffset) << " = " << expr(*st.value).text << ";\n";
     return;
   }
@@ -92,15 +87,8 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
   case NodeKind::Continue:
     os_ << "continue;\n";
     return;
-  case NodeKind::Assert: {
-    auto &a = cast<Assert>(s);
-    if (function_.checked)
-      os_ << "if (!" << wrap(expr(*a.condition), Prefix) << ")\n"
-          << std::string((depth + 1) * 4, ' ') << "pyk_check_failed(pyk_check, " << a.check << "u, 0, 0);\n";
-    else
-      os_ << "// assert (checked mode only)\n";
-    return;
-  }
+  case NodeKind::Assert:
+    return; // written out, or removed, by insertChecks
   case NodeKind::Evaluate:
     os_ << expr(*cast<Evaluate>(s).call).text << ";\n";
     return;

@@ -219,19 +219,18 @@ template <typename T> __device__ __forceinline__ T pyk_atomic_cas(T *address, T 
 }
 
 // pyk-helper: Checks
-// Checked mode (debug=True, pykc --checked). The first failed check of a
-// launch claims the record (pyk/CheckRecord.h) and fills it in; the runtime
-// reads it after the launch. The failing access is skipped: a load yields
-// 0, a store does nothing. Sites are indices into the launch code's table
-// of check sites; PYK_NO_CHECK marks an axis proven in bounds.
+// Checked mode (debug=True, pykc --checked). The code spells out each check
+// and what a failed one skips; the failure itself calls pyk_check_failed.
+// The first failed check of a launch claims the record
+// (pyk/CheckRecord.h) and fills it in; the runtime reads it after the
+// launch. Sites are indices into the launch code's table of check sites.
 #include "pyk/CheckRecordLayout.h"
 struct pyk_checker {
     pyk_check_record *record;
     uint64_t launch;
 };
-#define PYK_NO_CHECK 0xffffffffu
-[[maybe_unused]] static __device__ __noinline__ void pyk_check_failed(pyk_checker check, uint32_t site,
-                                                                      int64_t index, int64_t extent) {
+[[maybe_unused]] static __device__ __noinline__ void pyk_record_failure(pyk_checker check, uint32_t site,
+                                                                        int64_t index, int64_t extent) {
     if (check.record == nullptr || atomicCAS(&check.record->failed, 0u, 1u) != 0u)
         return;
     check.record->site = site;
@@ -245,106 +244,10 @@ struct pyk_checker {
     check.record->block[1] = blockIdx.y;
     check.record->block[2] = blockIdx.z;
 }
-// One axis: false (and reported) when index is outside [0, extent).
-[[maybe_unused]] static __device__ __forceinline__ bool pyk_in_bounds(pyk_checker check, int64_t index,
-                                                                      int64_t extent, uint32_t site) {
-    if (site == PYK_NO_CHECK || (uint64_t)index < (uint64_t)extent)
-        return true;
-    pyk_check_failed(check, site, index, extent);
-    return false;
-}
-// The element data[i0, i1, ...] (row-major), or null when an index fails
-// its check.
-template <typename T>
-__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0) {
-    return pyk_in_bounds(check, i0, n0, site0) ? data + i0 : nullptr;
-}
-template <typename T>
-__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
-                                          int64_t i1, int64_t n1, uint32_t site1) {
-    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1))
-        return nullptr;
-    return data + i0 * n1 + i1;
-}
-template <typename T>
-__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
-                                          int64_t i1, int64_t n1, uint32_t site1, int64_t i2, int64_t n2,
-                                          uint32_t site2) {
-    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
-        !pyk_in_bounds(check, i2, n2, site2))
-        return nullptr;
-    return data + (i0 * n1 + i1) * n2 + i2;
-}
-template <typename T>
-__device__ __forceinline__ T *pyk_checked(pyk_checker check, T *data, int64_t i0, int64_t n0, uint32_t site0,
-                                          int64_t i1, int64_t n1, uint32_t site1, int64_t i2, int64_t n2,
-                                          uint32_t site2, int64_t i3, int64_t n3, uint32_t site3) {
-    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
-        !pyk_in_bounds(check, i2, n2, site2) || !pyk_in_bounds(check, i3, n3, site3))
-        return nullptr;
-    return data + ((i0 * n1 + i1) * n2 + i2) * n3 + i3;
-}
-// The element of a strided view at (i0, i1, ...): data[i0 * s0 + i1 * s1 +
-// ...], or null when an index fails its check.
-template <typename T>
-__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
-                                                  uint32_t site0) {
-    return pyk_in_bounds(check, i0, n0, site0) ? data + i0 * s0 : nullptr;
-}
-template <typename T>
-__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
-                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
-                                                  uint32_t site1) {
-    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1))
-        return nullptr;
-    return data + i0 * s0 + i1 * s1;
-}
-template <typename T>
-__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
-                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
-                                                  uint32_t site1, int64_t i2, int64_t n2, int64_t s2,
-                                                  uint32_t site2) {
-    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
-        !pyk_in_bounds(check, i2, n2, site2))
-        return nullptr;
-    return data + i0 * s0 + i1 * s1 + i2 * s2;
-}
-template <typename T>
-__device__ __forceinline__ T *pyk_checked_strided(pyk_checker check, T *data, int64_t i0, int64_t n0, int64_t s0,
-                                                  uint32_t site0, int64_t i1, int64_t n1, int64_t s1,
-                                                  uint32_t site1, int64_t i2, int64_t n2, int64_t s2,
-                                                  uint32_t site2, int64_t i3, int64_t n3, int64_t s3,
-                                                  uint32_t site3) {
-    if (!pyk_in_bounds(check, i0, n0, site0) || !pyk_in_bounds(check, i1, n1, site1) ||
-        !pyk_in_bounds(check, i2, n2, site2) || !pyk_in_bounds(check, i3, n3, site3))
-        return nullptr;
-    return data + i0 * s0 + i1 * s1 + i2 * s2 + i3 * s3;
-}
-template <typename T> __device__ __forceinline__ T pyk_load(const T *element) {
-    return element ? *element : T(0);
-}
-// A store to a checked element: `pyk_store_to(element) = value;` stores
-// unless the check failed. As an assignment it evaluates `value` first, as
-// Python does (C++17 sequences an assignment's right side before its left),
-// so the first failed check a thread reports is the one Python would raise.
-template <typename T> struct pyk_checked_store {
-    T *element;
-    __device__ __forceinline__ void operator=(T value) const {
-        if (element)
-            *element = value;
-    }
-};
-template <typename T> __device__ __forceinline__ pyk_checked_store<T> pyk_store_to(T *element) {
-    return {element};
-}
-// An atomic operation on a checked element: 0 when the check failed.
-template <typename T, typename Operation>
-__device__ __forceinline__ T pyk_on_element(T *element, Operation operation) {
-    return element ? operation(element) : T(0);
-}
-// An integer divisor, reported when it is zero (the division then gives 0).
-template <typename T> __device__ __forceinline__ T pyk_divisor(pyk_checker check, T divisor, uint32_t site) {
-    if (divisor == 0)
-        pyk_check_failed(check, site, 0, 0);
-    return divisor;
+// A failed check: recorded, and the zero of T in place of what it skipped
+// (nothing where T is void). Index and extent are 0 for a check without.
+template <typename T = void>
+__device__ __forceinline__ T pyk_check_failed(pyk_checker check, uint32_t site, int64_t index, int64_t extent) {
+    pyk_record_failure(check, site, index, extent);
+    return T();
 }

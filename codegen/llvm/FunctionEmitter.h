@@ -261,23 +261,8 @@ protected:
   /// Calls pyk_check_failed for `site` with this thread's indices.
   void reportFailure(CheckSiteId site, llvm::Value *index, llvm::Value *extent);
 
-  void checkOrReport(llvm::Value *failed, CheckSiteId site, llvm::Value *index, llvm::Value *extent,
-                     llvm::BasicBlock *after);
-
-  /// Checks each index that has a site against its extent. Returns null
-  /// when none has; otherwise the block failed checks lead to, and leaves
-  /// the builder where all passed.
-  llvm::BasicBlock *checkIndices(const Variable *array, const std::vector<llvm::Value *> &indices,
-                                 const std::vector<CheckSiteId> &sites);
-
-  /// Joins the passing path (which produced `value`, or null for a store)
-  /// with `skip` (from checkIndices); the result is 0 where skipped.
-  llvm::Value *guarded(llvm::BasicBlock *skip, llvm::Value *value);
-
-  /// Checked mode: reports a zero divisor; the divisor's value.
-  llvm::Value *checkedDivisor(const DivisorCheck &d);
-
-  void assertion(const Assert &a);
+  /// A CheckFailed: the report, and its type's zero (null for void).
+  llvm::Value *checkFailed(const CheckFailed &f);
 
   // --- Conversions ----------------------------------------------------------
   llvm::Value *toMemory(llvm::Value *value, ScalarKind kind);

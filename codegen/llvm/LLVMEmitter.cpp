@@ -121,11 +121,9 @@ void FunctionEmitter::stmt(const Stmt &s) {
     llvm::Value *value = expr(*st.value);
     std::vector<llvm::Value *> indices = indexValues(st.indices);
     at(s.loc());
-    llvm::BasicBlock *skip = checkIndices(st.array, indices, st.boundsChecks);
     builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar),
                                 elementAddress(st.array, indices, st.narrowOffset),
                                 llvm::Align(byteWidth(st.array->type.scalar)));
-    guarded(skip, nullptr);
     return;
   }
   case NodeKind::If:
@@ -146,7 +144,7 @@ void FunctionEmitter::stmt(const Stmt &s) {
     expr(*cast<Evaluate>(s).call);
     return;
   case NodeKind::Assert:
-    return assertion(cast<Assert>(s));
+    return; // written out, or removed, by insertChecks
   case NodeKind::Return:
     if (function_.kind == Function::Kind::Device) {
       const ExprPtr &value = cast<Return>(s).value;
@@ -396,7 +394,7 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
   case NodeKind::Binary:
     return binary(cast<Binary>(e));
   case NodeKind::DivisorCheck:
-    return checkedDivisor(cast<DivisorCheck>(e));
+    break; // written out by insertChecks
   case NodeKind::Compare:
     return compare(cast<Compare>(e));
   case NodeKind::Logical: {
@@ -456,7 +454,6 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     auto &l = cast<ArrayLoad>(e);
     std::vector<llvm::Value *> indices = indexValues(l.indices);
     at(e.loc());
-    llvm::BasicBlock *skip = checkIndices(l.array, indices, l.boundsChecks);
     ScalarKind element = l.array->type.scalar;
     llvm::LoadInst *loaded =
         builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, indices, l.narrowOffset),
@@ -466,7 +463,7 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     if (function_.kind == Function::Kind::Kernel && l.array->memory == Variable::Memory::Global &&
         l.array->readOnly)
       markReadOnlyLoad(loaded);
-    return guarded(skip, fromMemory(loaded, element));
+    return fromMemory(loaded, element);
   }
   case NodeKind::Call:
     return call(cast<Call>(e));
@@ -474,6 +471,13 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     return gpuOp(cast<GpuOp>(e));
   case NodeKind::Atomic:
     return atomic(cast<Atomic>(e));
+  case NodeKind::CheckFailed:
+    return checkFailed(cast<CheckFailed>(e));
+  case NodeKind::Let: {
+    auto &l = cast<Let>(e);
+    storeLocal(l.var, expr(*l.value));
+    return expr(*l.body);
+  }
 #define PYK_IR_STMT(Name) case NodeKind::Name:
 #include "IRNodes.def"
     break;

@@ -1,12 +1,11 @@
 //===- LLVMEmitterChecks.cpp - Checked mode's run-time checks -------------===//
 //
-// A check is a compare and a branch to a cold block that calls
-// pyk_check_failed, which claims the check record with a compare-and-swap
-// (so the first failure wins) and fills it in; the failing access is then
-// skipped: a load or atomic yields 0, a store does nothing. No trap: the
-// GPU context stays usable, and the runtime reads the record after the
-// launch. One unsigned compare per axis covers both ends (a negative index
-// is a huge unsigned one).
+// The IR states the checks (insertChecks); what is left to the backend is
+// the CheckFailed node: a call of pyk_check_failed, a cold function that
+// claims the check record with a compare-and-swap (so the first failure
+// wins) and fills it in. No trap: the GPU context stays usable, and the
+// runtime reads the record after the launch. Being cold, the call puts the
+// failure paths out of the way of the passing ones.
 //
 //===----------------------------------------------------------------------===//
 #include "FunctionEmitter.h"
@@ -74,66 +73,14 @@ void FunctionEmitter::reportFailure(CheckSiteId site, llvm::Value *index, llvm::
   builder_.CreateCall(checkFailedFunction(), args);
 }
 
-/// Branches to a block that reports `site` when `failed` holds, and goes on
-/// in a fresh block otherwise; the report block continues to `after` (or
-/// to the fresh block when null).
-void FunctionEmitter::checkOrReport(llvm::Value *failed, CheckSiteId site, llvm::Value *index, llvm::Value *extent,
-                                    llvm::BasicBlock *after) {
-  auto *report = llvm::BasicBlock::Create(context_, "check.failed", llvmFunction_);
-  auto *passed = llvm::BasicBlock::Create(context_, "check.passed", llvmFunction_);
-  // Weights: the optimiser lays out (and vectorises) the passing path.
-  llvm::MDBuilder weights(context_);
-  builder_.CreateCondBr(failed, report, passed, weights.createUnlikelyBranchWeights());
-  builder_.SetInsertPoint(report);
-  reportFailure(site, index, extent);
-  builder_.CreateBr(after ? after : passed);
-  builder_.SetInsertPoint(passed);
-}
-
-llvm::BasicBlock *FunctionEmitter::checkIndices(const Variable *array, const std::vector<llvm::Value *> &indices,
-                                                const std::vector<CheckSiteId> &sites) {
-  llvm::BasicBlock *skip = nullptr;
-  for (size_t axis = 0; axis < sites.size(); ++axis) {
-    if (sites[axis] == NoCheck)
-      continue;
-    if (!skip)
-      skip = llvm::BasicBlock::Create(context_, "access.skipped", llvmFunction_);
-    llvm::Value *extent = arrayValue(array).extents[axis];
-    checkOrReport(builder_.CreateICmpUGE(indices[axis], extent), sites[axis], indices[axis], extent, skip);
-  }
-  return skip;
-}
-
-llvm::Value *FunctionEmitter::guarded(llvm::BasicBlock *skip, llvm::Value *value) {
-  if (!skip)
-    return value;
-  llvm::BasicBlock *done = builder_.GetInsertBlock();
-  auto *merge = llvm::BasicBlock::Create(context_, "access.end", llvmFunction_);
-  builder_.CreateBr(merge);
-  builder_.SetInsertPoint(skip);
-  builder_.CreateBr(merge);
-  builder_.SetInsertPoint(merge);
-  if (!value)
+llvm::Value *FunctionEmitter::checkFailed(const CheckFailed &f) {
+  llvm::Value *index = f.index ? expr(*f.index) : nullptr;
+  llvm::Value *extent = f.extent ? expr(*f.extent) : nullptr;
+  at(f.loc());
+  reportFailure(f.site, index, extent);
+  if (f.type().isVoid())
     return nullptr;
-  llvm::PHINode *result = builder_.CreatePHI(value->getType(), 2);
-  result->addIncoming(value, done);
-  result->addIncoming(llvm::Constant::getNullValue(value->getType()), skip);
-  return result;
-}
-
-llvm::Value *FunctionEmitter::checkedDivisor(const DivisorCheck &d) {
-  llvm::Value *divisor = expr(*d.divisor);
-  at(d.loc());
-  checkOrReport(builder_.CreateICmpEQ(divisor, llvm::ConstantInt::get(divisor->getType(), 0)), d.site, nullptr,
-                nullptr, nullptr);
-  return divisor;
-}
-
-void FunctionEmitter::assertion(const Assert &a) {
-  if (!function_.checked)
-    return;
-  llvm::Value *holds = expr(*a.condition);
-  checkOrReport(builder_.CreateNot(holds), a.check, nullptr, nullptr, nullptr);
+  return llvm::Constant::getNullValue(registerType(f.type().scalar, context_));
 }
 
 } // namespace pyk::llvmgen::emit

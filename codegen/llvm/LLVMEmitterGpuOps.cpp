@@ -126,8 +126,7 @@ llvm::Value *FunctionEmitter::atomic(const Atomic &a) {
   llvm::Value *compare = a.compare ? expr(*a.compare) : nullptr;
   llvm::Value *value = expr(*a.value);
   at(a.loc());
-  llvm::BasicBlock *skip = checkIndices(a.array, indices, a.boundsChecks);
-  return guarded(skip, atomicAt(a, elementAddress(a.array, indices, a.narrowOffset), compare, value));
+  return atomicAt(a, elementAddress(a.array, indices, a.narrowOffset), compare, value);
 }
 
 llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare,

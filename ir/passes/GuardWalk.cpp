@@ -332,7 +332,9 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::VarRef:
   case NodeKind::Cast:
   case NodeKind::Unary:
-  case NodeKind::DivisorCheck: // made after the guard analysis (lowerPythonOps)
+  case NodeKind::DivisorCheck: // these three are made after the guard analysis
+  case NodeKind::CheckFailed:
+  case NodeKind::Let:
   case NodeKind::Compare:
   case NodeKind::SpecialReg:
   case NodeKind::ArrayDim:

@@ -1,6 +1,7 @@
 //===- IRVerifierTest.cpp - The verifier accepts good IR and names bad IR --===//
 #include "IRPrinter.h"
 #include "IRVerifier.h"
+#include "passes/InsertChecks.h"
 
 #include <gtest/gtest.h>
 
@@ -130,6 +131,62 @@ TEST(IRVerifier, COperatorsTakeIntegersOnly) {
     std::string message = verifyMessage(*arithmeticKernel(op, f32));
     EXPECT_NE(message.find(std::string(binaryOpName(op)) + " on a float type"), std::string::npos) << message;
   }
+}
+
+std::string printed(const Module &module) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  printModule(module, os);
+  return os.str();
+}
+
+std::string loweredMessage(const Module &module) {
+  llvm::Error error = verifyModule(module, IRStage::Lowered);
+  return error ? llvm::toString(std::move(error)) : "";
+}
+
+TEST(IRVerifier, ChecksAreWrittenOutBeforeTheBackends) {
+  auto module = storeKernel(f32, i64);
+  Function &k = *module->functions.front();
+  k.checked = true;
+  llvm::cast<ArrayStore>(*k.body.back()).boundsChecks = {0};
+  EXPECT_EQ(verifyMessage(*module), "");
+  EXPECT_NE(loweredMessage(*module).find("bounds checks left after insertChecks"), std::string::npos);
+
+  insertChecks(*module);
+  EXPECT_EQ(loweredMessage(*module), "");
+  const std::string text = printed(*module);
+  EXPECT_NE(text.find("if lt:u64(cast:u64(%i), cast:u64(dim(%x, 0))) {"), std::string::npos) << text;
+  EXPECT_NE(text.find("check_failed #0(%i, dim(%x, 0))"), std::string::npos) << text;
+}
+
+TEST(IRVerifier, RejectsAFailedCheckInAnUncheckedFunction) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  f->body.push_back(std::make_unique<Evaluate>(
+      SourceRange(), std::make_unique<CheckFailed>(SourceRange(), Type::voidType(), 0, nullptr, nullptr)));
+  module->functions.push_back(std::move(f));
+  EXPECT_NE(verifyMessage(*module).find("a failed check in an unchecked function"), std::string::npos);
+  module->functions.front()->checked = true;
+  EXPECT_EQ(loweredMessage(*module), "");
+}
+
+TEST(IRVerifier, ALetsLocalIsInScopeInItsBodyOnly) {
+  auto module = std::make_unique<Module>();
+  auto f = std::make_unique<Function>(Function::Kind::Kernel, "k", SourceRange());
+  Variable *held = f->addHiddenLocal("pyk_held", i64, SourceRange());
+  Variable *v = f->addLocal("v", i64, SourceRange());
+  auto let = std::make_unique<Let>(SourceRange(), held, std::make_unique<Constant>(SourceRange(), i64, 2, 2),
+                                   std::make_unique<Binary>(SourceRange(), BinaryOp::Mul,
+                                                            std::make_unique<VarRef>(SourceRange(), held),
+                                                            std::make_unique<VarRef>(SourceRange(), held)));
+  f->body.push_back(std::make_unique<Declare>(SourceRange(), v, std::move(let)));
+  f->body.push_back(std::make_unique<Assign>(SourceRange(), v, std::make_unique<VarRef>(SourceRange(), held)));
+  module->functions.push_back(std::move(f));
+  const std::string message = verifyMessage(*module);
+  EXPECT_NE(message.find("'pyk_held' used outside the scope of its declaration"), std::string::npos) << message;
+  EXPECT_EQ(message.find("Declare"), std::string::npos) << message;
+  EXPECT_NE(printed(*module).find("let(%pyk_held = 2:i64; mul:i64(%pyk_held, %pyk_held))"), std::string::npos);
 }
 
 } // namespace
