@@ -27,7 +27,6 @@ using llvm::dyn_cast;
 /// `i + 1`, `i * n + j` stay readable where they are used.
 constexpr unsigned rewriteBudget = 8;
 
-const Type int64Type = Type::scalarType(ScalarKind::Int64);
 const Type uint64Type = Type::scalarType(ScalarKind::UInt64);
 
 class Inserter {
