@@ -50,6 +50,10 @@ constexpr MathFunctionInfo mathFunctions[] = {
     {"gamma", "tgamma", 1, R::Float},    {"lgamma", "lgamma", 1, R::Float},   {"floor", "floor", 1, R::Int64},
     {"ceil", "ceil", 1, R::Int64},       {"trunc", "trunc", 1, R::Int64},     {"isnan", "isnan", 1, R::Bool},
     {"isinf", "isinf", 1, R::Bool},      {"isfinite", "isfinite", 1, R::Bool},
+    {"exp2", "exp2", 1, R::Float},       {"remainder", "remainder", 2, R::Float},
+    {"nextafter", "nextafter", 2, R::Float},
+    // A product with a constant, as Numba computes them (Lowering::math).
+    {"radians", "radians", 1, R::Float}, {"degrees", "degrees", 1, R::Float},
 };
 constexpr std::string_view mathConstants[] = {"pi", "e", "tau", "inf", "nan"};
 } // namespace
@@ -99,16 +103,14 @@ constexpr MissingNameEntry missingNames[] = {
     {"cuda.cg", planned}, {"cuda.cg.*", planned}, {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned}, {"cuda.random.*", planned},
     {"cuda.libdevice", planned}, {"cuda.libdevice.*", planned}, {"cuda.declare_device", planned},
-    {"cuda.selp", planned}, {"cuda.nanosleep", planned}, {"cuda.atomic.nanmax", planned},
-    {"cuda.atomic.nanmin", planned}, {"cuda.atomic.compare_and_swap", planned},
+    {"cuda.nanosleep", planned},
     // Types, planned.
     {"complex64", planned}, {"complex128", planned}, {"c8", planned}, {"c16", planned}, {"bfloat16", planned},
     {"numba.complex64", planned}, {"numba.complex128", planned}, {"numba.c8", planned}, {"numba.c16", planned},
     {"numba.bfloat16", planned}, {"numba.from_dtype", planned}, {"np.complex64", planned},
     {"np.complex128", planned}, {"np.dtype", planned}, {"cmath", planned}, {"cmath.*", planned},
     // Python's math, planned.
-    {"math.modf", planned}, {"math.frexp", planned}, {"math.ldexp", planned}, {"math.radians", planned},
-    {"math.degrees", planned}, {"math.exp2", planned}, {"math.remainder", planned}, {"math.nextafter", planned},
+    {"math.modf", planned}, {"math.frexp", planned}, {"math.ldexp", planned},
     // Python's math, not for kernels.
     {"math.cbrt", notForKernels}, {"math.comb", notForKernels}, {"math.dist", notForKernels},
     {"math.factorial", notForKernels}, {"math.fma", notForKernels}, {"math.fsum", notForKernels},

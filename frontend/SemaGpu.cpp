@@ -56,6 +56,7 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   case Builtin::Ffs:
   case Builtin::Fma:
   case Builtin::Cbrt:
+  case Builtin::Selp:
     return GpuBuiltinGroup::Intrinsic;
   case Builtin::AtomicAdd:
   case Builtin::AtomicSub:
@@ -68,6 +69,9 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   case Builtin::AtomicInc:
   case Builtin::AtomicDec:
   case Builtin::AtomicCas:
+  case Builtin::AtomicNanMax:
+  case Builtin::AtomicNanMin:
+  case Builtin::AtomicCompareAndSwap:
     return GpuBuiltinGroup::Atomic;
   default:
     return GpuBuiltinGroup::None;
@@ -169,13 +173,16 @@ const Type *Sema::checkWarpOperation(CallExpr &expr, Builtin builtin) {
 }
 
 /// cuda.popc, brev, clz, ffs on integers (popc, clz and ffs give int32, as
-/// CUDA's __popc; brev the operand's type, at least 32 bits) and cuda.fma,
-/// cbrt on numbers (float32 stays float32, anything else float64).
+/// CUDA's __popc; brev the operand's type, at least 32 bits), cuda.fma,
+/// cbrt on numbers (float32 stays float32, anything else float64) and
+/// cuda.selp.
 const Type *Sema::checkIntrinsic(CallExpr &expr, Builtin builtin) {
   const std::string name(builtinName(builtin));
-  const size_t arity = builtin == Builtin::Fma ? 3 : 1;
+  const size_t arity = builtin == Builtin::Fma || builtin == Builtin::Selp ? 3 : 1;
   if (!requirePositional(expr, name.c_str(), arity, arity))
     return setType(expr, types_.errorType());
+  if (builtin == Builtin::Selp)
+    return checkSelp(expr);
   if (builtin == Builtin::Fma || builtin == Builtin::Cbrt) {
     std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
     if (!common)
@@ -200,6 +207,30 @@ const Type *Sema::checkIntrinsic(CallExpr &expr, Builtin builtin) {
     operand = ScalarKind::Int64;
   expr.operandType = types_.scalar(operand);
   return setType(expr, builtin == Builtin::Brev ? expr.operandType : types_.int32Type());
+}
+
+/// cuda.selp(test, a, b): a where the test holds, else b, all three
+/// evaluated (it is a call). Numba asks a and b to have one type; here they
+/// promote as a conditional expression's values do (NEP 50), so that
+/// `cuda.selp(c, x[i], 0.0)` keeps x's float32.
+const Type *Sema::checkSelp(CallExpr &expr) {
+  bool ok = !checkValue(*expr.args[0])->isError();
+  ok = ok && requireCondition(*expr.args[0], "the test of cuda.selp");
+  for (size_t i = 1; i < 3; ++i) {
+    const Type *type = checkValue(*expr.args[i]);
+    if (type->isError()) {
+      ok = false;
+    } else if (!type->isScalar()) {
+      error(expr.args[i]->range()) << "cuda.selp() chooses between numbers, not " << describe(*expr.args[i]);
+      ok = false;
+    }
+  }
+  if (!ok)
+    return setType(expr, types_.errorType());
+  PromotionOperand promoted = promote(promotionOperand(*expr.args[1]), promotionOperand(*expr.args[2]));
+  expr.isWeak = promoted.weak;
+  expr.operandType = types_.scalar(promoted.kind);
+  return setType(expr, expr.operandType);
 }
 
 /// A call with effects stands alone: see the file comment.
@@ -355,9 +386,12 @@ const Type *Sema::checkSynchronisation(CallExpr &expr, Builtin builtin) {
 
 /// cuda.atomic.OP(array, index, value) (cas: (array, index, expected,
 /// value)): the element's old value, in the array's element type. The
-/// index is an integer or a tuple of one per axis.
+/// index is an integer or a tuple of one per axis. compare_and_swap(array,
+/// expected, value) is Numba's cas of the first element of a 1-D integer
+/// array.
 const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
   const std::string name(builtinName(builtin));
+  const bool firstElement = builtin == Builtin::AtomicCompareAndSwap;
   const size_t arity = builtin == Builtin::AtomicCas ? 4 : 3;
   if (!requirePositional(expr, name.c_str(), arity, arity))
     return setType(expr, types_.errorType());
@@ -377,42 +411,50 @@ const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
     return setType(expr, types_.errorType());
   }
   const ScalarKind element = array.type->scalarKind();
-  // The index: as many integers as the array has axes.
-  Expr &index = *expr.args[1];
-  std::vector<const Type *> indexTypes;
-  if (index.type->isTuple())
-    indexTypes = index.type->elements();
-  else
-    indexTypes.push_back(index.type);
-  for (const Type *type : indexTypes) {
-    if (!type->isScalar() || !isInteger(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool) {
-      error(index.range()) << name << "()'s index must be an integer or a tuple of integers, not "
-                           << index.type->str();
+  if (firstElement && array.type->rank() != 1) {
+    error(array.range()) << name << "() works on a 1-D array (its first element), not " << array.type->str();
+    return setType(expr, types_.errorType());
+  }
+  // The index: as many integers as the array has axes (none for
+  // compare_and_swap).
+  if (!firstElement) {
+    Expr &index = *expr.args[1];
+    std::vector<const Type *> indexTypes;
+    if (index.type->isTuple())
+      indexTypes = index.type->elements();
+    else
+      indexTypes.push_back(index.type);
+    for (const Type *type : indexTypes) {
+      if (!type->isScalar() || !isInteger(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool) {
+        error(index.range()) << name << "()'s index must be an integer or a tuple of integers, not "
+                             << index.type->str();
+        return setType(expr, types_.errorType());
+      }
+    }
+    if (indexTypes.size() != array.type->rank()) {
+      error(index.range()) << name << "() on " << array.type->str() << " needs " << array.type->rank()
+                           << " indices, not " << indexTypes.size();
       return setType(expr, types_.errorType());
     }
-  }
-  if (indexTypes.size() != array.type->rank()) {
-    error(index.range()) << name << "() on " << array.type->str() << " needs " << array.type->rank()
-                         << " indices, not " << indexTypes.size();
-    return setType(expr, types_.errorType());
   }
   // What CUDA supports (atomicAdd on floats since sm_60 for float64).
   const bool integer32or64 = (isInteger(element) && element != ScalarKind::Bool && byteWidth(element) >= 4);
   const bool floating = element == ScalarKind::Float32 || element == ScalarKind::Float64;
   bool supported = integer32or64 || floating;
-  if (builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr || builtin == Builtin::AtomicXor)
-    supported = integer32or64;
   if (builtin == Builtin::AtomicInc || builtin == Builtin::AtomicDec)
     supported = element == ScalarKind::UInt32 || element == ScalarKind::UInt64;
+  const bool integersOnly = builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr ||
+                            builtin == Builtin::AtomicXor || firstElement;
+  if (integersOnly)
+    supported = integer32or64;
   if (!supported) {
     const char *which = builtin == Builtin::AtomicInc || builtin == Builtin::AtomicDec ? "uint32 and uint64"
-                        : builtin == Builtin::AtomicAnd || builtin == Builtin::AtomicOr || builtin == Builtin::AtomicXor
-                            ? "32- and 64-bit integers"
-                            : "32- and 64-bit integers, float32 and float64";
+                        : integersOnly ? "32- and 64-bit integers"
+                                       : "32- and 64-bit integers, float32 and float64";
     error(array.range()) << name << "() is not available on " << array.type->str() << "; CUDA has it for " << which;
     return setType(expr, types_.errorType());
   }
-  for (size_t i = 2; i < expr.args.size(); ++i) {
+  for (size_t i = firstElement ? 1 : 2; i < expr.args.size(); ++i) {
     Expr &value = *expr.args[i];
     if (!value.type->isScalar()) {
       error(value.range()) << name << "() needs a number, not " << describe(value);

@@ -361,6 +361,7 @@ private:
   const Type *checkAtomic(ast::CallExpr &expr, Builtin builtin);
   const Type *checkWarpOperation(ast::CallExpr &expr, Builtin builtin);
   const Type *checkIntrinsic(ast::CallExpr &expr, Builtin builtin);
+  const Type *checkSelp(ast::CallExpr &expr);
   /// Reports a call with effects that is not the whole of its statement.
   bool requireWholeStatement(ast::CallExpr &expr, const std::string &name);
   /// Checks that an argument of `valueType` may be passed for a parameter

@@ -285,7 +285,8 @@ const char *gpuOpName(GpuOpKind op) {
 }
 
 const char *atomicOpName(AtomicOp op) {
-  static const char *const names[] = {"add", "sub", "and", "or", "xor", "max", "min", "exch", "inc", "dec", "cas"};
+  static const char *const names[] = {"add", "sub", "and", "or",  "xor", "max",    "min",
+                                      "exch", "inc", "dec", "cas", "nanmax", "nanmin"};
   return names[static_cast<int>(op)];
 }
 

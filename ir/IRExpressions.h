@@ -475,7 +475,11 @@ public:
 /// where old == compare; Inc: old >= value ? 0 : old + 1; Dec: old == 0 ||
 /// old > value ? value : old - 1, as CUDA's atomicInc/atomicDec), and
 /// yields the old value, as one indivisible step with relaxed ordering.
-enum class AtomicOp { Add, Sub, And, Or, Xor, Max, Min, Exch, Inc, Dec, Cas };
+/// Max and Min of floats are Numba's: `old < value ? value : old` (`>` for
+/// Min), so a NaN on either side leaves the element as it is; NanMax and
+/// NanMin are C's fmax and fmin, where a NaN on either side loses (NumPy's
+/// nanmax). On integers NanMax and NanMin are Max and Min.
+enum class AtomicOp { Add, Sub, And, Or, Xor, Max, Min, Exch, Inc, Dec, Cas, NanMax, NanMin };
 const char *atomicOpName(AtomicOp op);
 
 class Atomic : public Expr {
@@ -514,9 +518,10 @@ public:
   ExprPtr extent; // null where index is
 };
 
-/// `var = value`, then `body`'s value: evaluates `value` once where `body`
-/// reads it more than once. `var` is a hidden local that no statement
-/// declares or assigns; it is in scope in `body` only.
+/// `var = value`, then `body`'s value: evaluates `value` exactly once, where
+/// `body` reads it more than once (a checked index) or may not read it at
+/// all (a side of a select, for cuda.selp). `var` is a hidden local that no
+/// statement declares or assigns; it is in scope in `body` only.
 class Let : public Expr {
 public:
   Let(SourceRange loc, const Variable *var, ExprPtr value, ExprPtr body)

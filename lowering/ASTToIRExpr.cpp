@@ -12,6 +12,7 @@
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace pyk::ir::lowering {
@@ -380,7 +381,12 @@ std::optional<AtomicOp> Lowering::atomicOpOf(Builtin builtin) {
   case Builtin::AtomicDec:
     return AtomicOp::Dec;
   case Builtin::AtomicCas:
+  case Builtin::AtomicCompareAndSwap:
     return AtomicOp::Cas;
+  case Builtin::AtomicNanMax:
+    return AtomicOp::NanMax;
+  case Builtin::AtomicNanMin:
+    return AtomicOp::NanMin;
   default:
     return std::nullopt;
   }
@@ -423,13 +429,21 @@ ExprPtr Lowering::gpuOp(const ast::CallExpr &e, GpuOpKind op) {
 }
 
 /// cuda.atomic.OP(array, index, [expected,] value): the index as one
-/// int64 per axis, the operands in the element type.
+/// int64 per axis, the operands in the element type; compare_and_swap's
+/// index is 0.
 ExprPtr Lowering::atomic(const ast::CallExpr &e, AtomicOp op) {
   const Variable *array = arrayOf(*e.args[0]);
   const Type element = Type::scalarType(array->type.scalar);
   const Type i64 = Type::scalarType(ScalarKind::Int64);
   std::vector<ExprPtr> indexList;
   const ast::Expr &index = *e.args[1];
+  if (e.function == Builtin::AtomicCompareAndSwap) {
+    indexList.push_back(std::make_unique<Constant>(e.range(), i64, 0, 0.0));
+    ExprPtr compare = castTo(expr(*e.args[1]), element);
+    ExprPtr value = castTo(expr(*e.args[2]), element);
+    return std::make_unique<Atomic>(e.range(), op, array, std::move(indexList), std::move(value),
+                                    std::move(compare));
+  }
   if (index.type->isTuple()) {
     for (ExprPtr &value : tupleElements(index))
       indexList.push_back(castTo(std::move(value), i64));
@@ -467,9 +481,40 @@ ExprPtr Lowering::intrinsic(const ast::CallExpr &e) {
   return castTo(std::make_unique<Unary>(e.range(), op, std::move(args.front())), toIRType(e.type));
 }
 
+/// cuda.selp(test, a, b): a select, its three arguments all evaluated, in
+/// order, as a call's are. Where one has effects or reads memory, each that
+/// evaluating again could change is held in a Let first, since a select
+/// evaluates one side only.
+ExprPtr Lowering::selp(const ast::CallExpr &e) {
+  const Type type = toIRType(e.type);
+  const SourceRange loc = e.range();
+  std::vector<ExprPtr> args;
+  args.push_back(truthOf(*e.args[0]));
+  args.push_back(castTo(expr(*e.args[1]), type));
+  args.push_back(castTo(expr(*e.args[2]), type));
+  const bool anyToHold = std::any_of(args.begin(), args.end(), [](const ExprPtr &arg) {
+    unsigned budget = 16;
+    return !isCheapAndHarmless(*arg, budget);
+  });
+  std::vector<std::pair<Variable *, ExprPtr>> held;
+  for (ExprPtr &arg : args) {
+    if (!anyToHold || copyOfStable(*arg))
+      continue;
+    Variable *var = function_.addHiddenLocal(uniqueName("pyk_selp"), arg->type(), arg->loc());
+    held.emplace_back(var, std::move(arg));
+    arg = std::make_unique<VarRef>(loc, var);
+  }
+  ExprPtr result = std::make_unique<Select>(loc, std::move(args[0]), std::move(args[1]), std::move(args[2]));
+  for (auto it = held.rbegin(); it != held.rend(); ++it)
+    result = std::make_unique<Let>(loc, it->first, std::move(it->second), std::move(result));
+  return result;
+}
+
 ExprPtr Lowering::call(const ast::CallExpr &e) {
   if (e.calleeDef)
     return deviceCall(e);
+  if (e.function == Builtin::Selp)
+    return selp(e);
   if (e.function == Builtin::Popc || e.function == Builtin::Brev || e.function == Builtin::Clz ||
       e.function == Builtin::Ffs || e.function == Builtin::Fma || e.function == Builtin::Cbrt)
     return intrinsic(e);
@@ -571,6 +616,12 @@ ExprPtr Lowering::math(const ast::CallExpr &e) {
   }
   if (function.name == "fabs")
     return std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
+  if (function.name == "radians" || function.name == "degrees") {
+    // Numba multiplies by the factor in the argument's float type.
+    const double factor = function.name == "radians" ? M_PI / 180.0 : 180.0 / M_PI;
+    return std::make_unique<Binary>(loc, BinaryOp::Mul, std::make_unique<Constant>(loc, floatType, 0, factor),
+                                    std::move(args.front()));
+  }
   ExprPtr call = std::make_unique<MathCall>(loc, floatType, std::string(function.cName), std::move(args));
   if (function.result == MathFunctionInfo::Result::Int64)
     return castTo(std::move(call), Type::scalarType(ScalarKind::Int64));

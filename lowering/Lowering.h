@@ -173,6 +173,7 @@ private:
   /// cuda.popc/brev/clz/ffs in the operand's 32 or 64 bits (the counts
   /// then as int32); cuda.fma and cuda.cbrt as math functions.
   ExprPtr intrinsic(const ast::CallExpr &e);
+  ExprPtr selp(const ast::CallExpr &e);
 
   ExprPtr call(const ast::CallExpr &e);
 

@@ -198,11 +198,17 @@ Code FunctionEmitter::expr(const Expr &e) {
     auto &a = cast<Atomic>(e);
     static const Helper helpers[] = {Helper::AtomicAdd, Helper::AtomicSub, Helper::AtomicAnd, Helper::AtomicOr,
                                      Helper::AtomicXor, Helper::AtomicMax, Helper::AtomicMin, Helper::AtomicExch,
-                                     Helper::AtomicInc, Helper::AtomicDec, Helper::AtomicCas};
+                                     Helper::AtomicInc, Helper::AtomicDec, Helper::AtomicCas, Helper::AtomicNanMax,
+                                     Helper::AtomicNanMin};
     const Helper helper = helpers[static_cast<int>(a.op)];
     helpers_.insert(helper);
     if (helper != Helper::AtomicAdd && helper != Helper::AtomicSub)
       helpers_.insert(Helper::AtomicBits);
+    // On integers nanmax and nanmin are max and min.
+    if (helper == Helper::AtomicNanMax)
+      helpers_.insert(Helper::AtomicMax);
+    if (helper == Helper::AtomicNanMin)
+      helpers_.insert(Helper::AtomicMin);
     // The element type explicitly: constants print as int, not as it.
     const std::string type = cudaScalarType(a.array->type.scalar);
     std::string text =

@@ -44,6 +44,10 @@ const char *helperName(Helper helper) {
     return "pyk_atomic_dec";
   case Helper::AtomicCas:
     return "pyk_atomic_cas";
+  case Helper::AtomicNanMax:
+    return "pyk_atomic_nanmax";
+  case Helper::AtomicNanMin:
+    return "pyk_atomic_nanmin";
   case Helper::Checks:
     return "pyk_check_failed";
   }
@@ -91,6 +95,10 @@ const char *sectionName(Helper helper) {
     return "AtomicDec";
   case Helper::AtomicCas:
     return "AtomicCas";
+  case Helper::AtomicNanMax:
+    return "AtomicNanMax";
+  case Helper::AtomicNanMin:
+    return "AtomicNanMin";
   case Helper::Checks:
     return "Checks";
   }

@@ -35,7 +35,9 @@ enum class Helper {
   AtomicInc,
   AtomicDec,
   AtomicCas,
-  // Checked mode: the check record, reporting, checked element access.
+  AtomicNanMax,
+  AtomicNanMin,
+  // Checked mode: the check record and reporting a failed check.
   Checks,
 };
 

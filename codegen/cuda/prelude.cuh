@@ -162,10 +162,11 @@ template <typename T> __device__ __forceinline__ T pyk_atomic_xor(T *address, T 
 }
 
 // pyk-helper: AtomicMax
-// cuda.atomic.max: the old value; floats as C's fmax (a NaN operand loses).
+// cuda.atomic.max: the old value; floats as Numba's (a NaN on either side
+// leaves the element as it is).
 template <typename T> __device__ __forceinline__ T pyk_atomic_max(T *address, T value) {
     if constexpr (std::is_floating_point_v<T>)
-        return pyk_atomic_update(address, [value](T old) { return fmax(old, value); });
+        return pyk_atomic_update(address, [value](T old) { return old < value ? value : old; });
     else if constexpr (std::is_signed_v<T> && sizeof(T) == 8)
         return (T)atomicMax((long long *)address, (long long)value);
     else if constexpr (sizeof(T) == 8)
@@ -175,10 +176,11 @@ template <typename T> __device__ __forceinline__ T pyk_atomic_max(T *address, T 
 }
 
 // pyk-helper: AtomicMin
-// cuda.atomic.min: the old value; floats as C's fmin (a NaN operand loses).
+// cuda.atomic.min: the old value; floats as Numba's (a NaN on either side
+// leaves the element as it is).
 template <typename T> __device__ __forceinline__ T pyk_atomic_min(T *address, T value) {
     if constexpr (std::is_floating_point_v<T>)
-        return pyk_atomic_update(address, [value](T old) { return fmin(old, value); });
+        return pyk_atomic_update(address, [value](T old) { return old > value ? value : old; });
     else if constexpr (std::is_signed_v<T> && sizeof(T) == 8)
         return (T)atomicMin((long long *)address, (long long)value);
     else if constexpr (sizeof(T) == 8)
@@ -216,6 +218,25 @@ template <typename T> __device__ __forceinline__ T pyk_atomic_dec(T *address, T 
 // the old value.
 template <typename T> __device__ __forceinline__ T pyk_atomic_cas(T *address, T expected, T value) {
     return pyk_from_bits<T>(atomicCAS((pyk_bits_t<T> *)address, pyk_bits(expected), pyk_bits(value)));
+}
+
+// pyk-helper: AtomicNanMax
+// cuda.atomic.nanmax: the old value; floats as C's fmax (a NaN on either
+// side loses, as in NumPy's nanmax); integers as max.
+template <typename T> __device__ __forceinline__ T pyk_atomic_nanmax(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return pyk_atomic_update(address, [value](T old) { return fmax(old, value); });
+    else
+        return pyk_atomic_max(address, value);
+}
+
+// pyk-helper: AtomicNanMin
+// cuda.atomic.nanmin: the old value; floats as C's fmin; integers as min.
+template <typename T> __device__ __forceinline__ T pyk_atomic_nanmin(T *address, T value) {
+    if constexpr (std::is_floating_point_v<T>)
+        return pyk_atomic_update(address, [value](T old) { return fmin(old, value); });
+    else
+        return pyk_atomic_min(address, value);
 }
 
 // pyk-helper: Checks

@@ -199,6 +199,7 @@ protected:
   /// CUDA's atomics are. Floats compare-and-swap through their bits.
   llvm::Value *atomic(const Atomic &a);
   llvm::Value *atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare, llvm::Value *value);
+  llvm::Value *orderedMinMax(llvm::Value *address, llvm::Value *value, bool max);
 
   /// `ret value` from a device function. Sema has checked that a function
   /// with a value returns on every path, so a null value there ends a block

@@ -129,6 +129,38 @@ llvm::Value *FunctionEmitter::atomic(const Atomic &a) {
   return atomicAt(a, elementAddress(a.array, indices, a.narrowOffset), compare, value);
 }
 
+/// Numba's atomic max (min) of a float: replaces the element while it is
+/// less (greater) than `value`, by compare-and-swap on its bits; a NaN on
+/// either side compares false and leaves it. The old value.
+llvm::Value *FunctionEmitter::orderedMinMax(llvm::Value *address, llvm::Value *value, bool max) {
+  llvm::Type *type = value->getType();
+  llvm::Type *bits = builder_.getIntNTy(type->getPrimitiveSizeInBits());
+  const llvm::Align align(type->getPrimitiveSizeInBits() / 8);
+  const auto ordering = llvm::AtomicOrdering::Monotonic;
+  llvm::BasicBlock *entry = builder_.GetInsertBlock();
+  auto *test = llvm::BasicBlock::Create(context_, "atomic.test", llvmFunction_);
+  auto *swap = llvm::BasicBlock::Create(context_, "atomic.swap", llvmFunction_);
+  auto *done = llvm::BasicBlock::Create(context_, "atomic.done", llvmFunction_);
+  llvm::LoadInst *first = builder_.CreateAlignedLoad(type, address, align);
+  first->setAtomic(ordering);
+  builder_.CreateBr(test);
+  builder_.SetInsertPoint(test);
+  llvm::PHINode *old = builder_.CreatePHI(type, 2, "old");
+  old->addIncoming(first, entry);
+  builder_.CreateCondBr(max ? builder_.CreateFCmpOLT(old, value) : builder_.CreateFCmpOGT(old, value), swap, done);
+  builder_.SetInsertPoint(swap);
+  llvm::Value *pair = builder_.CreateAtomicCmpXchg(address, builder_.CreateBitCast(old, bits),
+                                                   builder_.CreateBitCast(value, bits), align, ordering, ordering);
+  llvm::Value *seen = builder_.CreateBitCast(builder_.CreateExtractValue(pair, 0), type);
+  old->addIncoming(seen, swap);
+  builder_.CreateCondBr(builder_.CreateExtractValue(pair, 1), done, test);
+  builder_.SetInsertPoint(done);
+  llvm::PHINode *result = builder_.CreatePHI(type, 2, "atomic.old");
+  result->addIncoming(old, test);
+  result->addIncoming(old, swap);
+  return result;
+}
+
 llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare,
                                        llvm::Value *value) {
   const ScalarKind kind = a.array->type.scalar;
@@ -160,9 +192,19 @@ llvm::Value *FunctionEmitter::atomicAt(const Atomic &a, llvm::Value *address, ll
     op = B::Xor;
     break;
   case AtomicOp::Max:
-    op = floating ? B::FMax : isSigned ? B::Max : B::UMax;
+    if (floating)
+      return orderedMinMax(address, value, /*max=*/true);
+    op = isSigned ? B::Max : B::UMax;
     break;
   case AtomicOp::Min:
+    if (floating)
+      return orderedMinMax(address, value, /*max=*/false);
+    op = isSigned ? B::Min : B::UMin;
+    break;
+  case AtomicOp::NanMax:
+    op = floating ? B::FMax : isSigned ? B::Max : B::UMax;
+    break;
+  case AtomicOp::NanMin:
     op = floating ? B::FMin : isSigned ? B::Min : B::UMin;
     break;
   case AtomicOp::Exch:

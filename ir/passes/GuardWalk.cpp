@@ -332,9 +332,9 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::VarRef:
   case NodeKind::Cast:
   case NodeKind::Unary:
-  case NodeKind::DivisorCheck: // these three are made after the guard analysis
+  case NodeKind::DivisorCheck: // made after the guard analysis, as is CheckFailed
   case NodeKind::CheckFailed:
-  case NodeKind::Let:
+  case NodeKind::Let: // its local is known to no test
   case NodeKind::Compare:
   case NodeKind::SpecialReg:
   case NodeKind::ArrayDim:

@@ -5,6 +5,7 @@
 #include "memory_model.pyk.h"
 
 #include <bit>
+#include <cmath>
 #include <string>
 #include <cstdio>
 #include <vector>
@@ -105,11 +106,37 @@ int main() {
   checks.equal("sub f64", 1, rf64[1], -0.25 * n);
   checks.equal("exch i64", 2, double(ri64[2]), 7);
   auto slots = pyk::to_device(std::vector<std::int64_t>{0, 0});
-  pyk::kernels::atomic_cas({4, 64}, slots);
+  auto first = pyk::to_device(std::vector<std::int32_t>{0, 0});
+  pyk::kernels::atomic_cas({4, 64}, slots, first);
   std::vector<std::int64_t> rslots(2);
+  std::vector<std::int32_t> rfirst(2);
   slots.copy_to_host(rslots);
+  first.copy_to_host(rfirst);
   checks.expect("cas i64 stored", rslots[0] > 0 && rslots[0] <= n);
   checks.equal("cas i64 one winner", 1, double(rslots[1]), 1);
+  checks.expect("compare_and_swap stored", rfirst[0] > 0 && rfirst[0] <= n);
+  checks.equal("compare_and_swap one winner", 1, rfirst[1], 1);
+
+  const double nan = std::nan("");
+  auto nf32 = pyk::to_device(std::vector<float>{float(nan), 0.0f, float(nan), 0.0f});
+  auto nf64 = pyk::to_device(std::vector<double>{nan, nan, 0.0});
+  auto ni32 = pyk::to_device(std::vector<std::int32_t>{0, 0});
+  pyk::kernels::nan_atomics({4, 64}, nf32, nf64, ni32);
+  std::vector<float> rn32(4);
+  std::vector<double> rn64(3);
+  std::vector<std::int32_t> rni(2);
+  nf32.copy_to_host(rn32);
+  nf64.copy_to_host(rn64);
+  ni32.copy_to_host(rni);
+  checks.expect("max keeps a stored NaN", std::isnan(rn32[0]));
+  checks.equal("max ignores a NaN given", 1, rn32[1], (n - 1) * 0.5);
+  checks.equal("nanmax replaces a stored NaN", 2, rn32[2], (n - 1) * 0.5);
+  checks.equal("nanmax ignores a NaN given", 3, rn32[3], (n - 1) * 0.5);
+  checks.expect("min keeps a stored NaN", std::isnan(rn64[0]));
+  checks.equal("nanmin replaces a stored NaN", 1, rn64[1], -10.0);
+  checks.equal("nanmin ignores a NaN given", 2, rn64[2], -10.0);
+  checks.equal("nanmax i32", 0, rni[0], n - 1);
+  checks.equal("nanmin i32", 1, rni[1], -(n - 1));
 
   std::vector<std::int32_t> values(64);
   for (int t = 0; t < 64; ++t)
