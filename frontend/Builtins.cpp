@@ -51,7 +51,7 @@ constexpr MathFunctionInfo mathFunctions[] = {
     {"ceil", "ceil", 1, R::Int64},       {"trunc", "trunc", 1, R::Int64},     {"isnan", "isnan", 1, R::Bool},
     {"isinf", "isinf", 1, R::Bool},      {"isfinite", "isfinite", 1, R::Bool},
     {"exp2", "exp2", 1, R::Float},       {"remainder", "remainder", 2, R::Float},
-    {"nextafter", "nextafter", 2, R::Float},
+    {"nextafter", "nextafter", 2, R::Float}, {"ldexp", "ldexp", 2, R::Float},
     // A product with a constant, as Numba computes them (Lowering::math).
     {"radians", "radians", 1, R::Float}, {"degrees", "degrees", 1, R::Float},
 };
@@ -110,7 +110,7 @@ constexpr MissingNameEntry missingNames[] = {
     {"numba.bfloat16", planned}, {"numba.from_dtype", planned}, {"np.complex64", planned},
     {"np.complex128", planned}, {"np.dtype", planned}, {"cmath", planned}, {"cmath.*", planned},
     // Python's math, planned.
-    {"math.modf", planned}, {"math.frexp", planned}, {"math.ldexp", planned},
+    {"math.modf", planned}, {"math.frexp", planned},
     // Python's math, not for kernels.
     {"math.cbrt", notForKernels}, {"math.comb", notForKernels}, {"math.dist", notForKernels},
     {"math.factorial", notForKernels}, {"math.fma", notForKernels}, {"math.fsum", notForKernels},

@@ -275,10 +275,12 @@ const Type *Sema::checkAbs(CallExpr &expr) {
   return setType(expr, types_.scalar(result.kind));
 }
 
-std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, const std::string &name) {
+std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, const std::string &name,
+                                                              size_t count) {
   bool ok = true;
   std::optional<PromotionOperand> common;
-  for (ExprPtr &arg : expr.args) {
+  for (size_t i = 0; i < expr.args.size() && i < count; ++i) {
+    ExprPtr &arg = expr.args[i];
     const Type *type = checkValue(*arg);
     if (type->isError()) {
       ok = false;
@@ -301,7 +303,18 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   const std::string name = "math." + std::string(function.name);
   if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
     return setType(expr, types_.errorType());
-  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name);
+  // ldexp(x, i): the exponent an integer, passed as int32 (Numba's
+  // signatures); x decides the type.
+  if (function.name == "ldexp") {
+    const Type *exponent = checkValue(*expr.args[1]);
+    if (exponent->isError())
+      return setType(expr, types_.errorType());
+    if (!exponent->isScalar() || !isInteger(exponent->scalarKind())) {
+      error(expr.args[1]->range()) << name << "()'s exponent must be an integer, not " << describe(*expr.args[1]);
+      return setType(expr, types_.errorType());
+    }
+  }
+  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name, function.name == "ldexp" ? 1 : 2);
   if (!common)
     return setType(expr, types_.errorType());
   // The function computes in float32 only when every argument is float32 (or
@@ -312,11 +325,14 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   expr.mathFunction = &function;
   std::vector<const Expr *> args;
   for (const ExprPtr &arg : expr.args)
-    args.push_back(arg.get());
+    if (function.name != "ldexp" || args.empty())
+      args.push_back(arg.get());
   warnIfPromotedToFloat64(expr.operandType, args, expr.range(), [&](const std::vector<std::string> &texts) {
     std::string call = sourceText(expr.callee->range()) + "(";
     for (size_t i = 0; i < texts.size(); ++i)
       call += (i ? ", " : "") + texts[i];
+    if (function.name == "ldexp")
+      call += ", " + sourceText(expr.args[1]->range());
     return call + ")";
   });
   switch (function.result) {

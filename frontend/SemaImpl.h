@@ -31,6 +31,7 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <set>
@@ -372,7 +373,9 @@ private:
   const Type *checkOneNumber(ast::CallExpr &expr, const char *name);
   /// Checks that every argument of `expr` is a number and returns their
   /// NumPy 2 common type; empty after reporting an error.
-  std::optional<PromotionOperand> promoteNumericArguments(ast::CallExpr &expr, const std::string &name);
+  /// The common type of the first `count` arguments (all by default).
+  std::optional<PromotionOperand> promoteNumericArguments(ast::CallExpr &expr, const std::string &name,
+                                                          size_t count = SIZE_MAX);
   /// Reports keyword arguments and a wrong argument count; false then.
   bool requirePositional(ast::CallExpr &expr, const char *name, size_t minimum, size_t maximum);
   const Type *checkUnary(ast::UnaryExpr &expr);

@@ -390,7 +390,7 @@ public:
 
 /// sqrt(x), atan2(y, x), ...: the C library's function `name` (its double
 /// version's name; backends add the `f` of the float32 one), on arguments of
-/// the call's own float type.
+/// the call's own float type, but for ldexp's exponent, an int32.
 class MathCall : public Expr {
 public:
   MathCall(SourceRange loc, Type type, std::string name, std::vector<ExprPtr> args)

@@ -217,9 +217,10 @@ private:
       auto &m = cast<MathCall>(e);
       if (!e.type().isScalar() || !isFloat(e.type().scalar))
         fail(e, "math function of a non-float type");
-      for (const ExprPtr &arg : m.args) {
-        expr(*arg);
-        requireType(e, *arg, e.type(), "argument");
+      for (size_t i = 0; i < m.args.size(); ++i) {
+        expr(*m.args[i]);
+        const bool exponent = m.name == "ldexp" && i == 1;
+        requireType(e, *m.args[i], exponent ? Type::scalarType(ScalarKind::Int32) : e.type(), "argument");
       }
       return;
     }

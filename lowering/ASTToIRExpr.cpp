@@ -599,8 +599,11 @@ ExprPtr Lowering::math(const ast::CallExpr &e) {
   const MathFunctionInfo &function = *e.mathFunction;
   const Type floatType = toIRType(e.operandType);
   std::vector<ExprPtr> args;
-  for (const ast::ExprPtr &arg : e.args)
-    args.push_back(castTo(expr(*arg), floatType));
+  for (const ast::ExprPtr &arg : e.args) {
+    // ldexp's exponent is an int32, as Numba passes it.
+    const bool exponent = function.name == "ldexp" && !args.empty();
+    args.push_back(castTo(expr(*arg), exponent ? Type::scalarType(ScalarKind::Int32) : floatType));
+  }
   const SourceRange loc = e.range();
   auto infinity = [&] { return std::make_unique<Constant>(loc, floatType, 0, __builtin_inf()); };
   if (function.name == "isnan") {

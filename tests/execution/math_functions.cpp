@@ -75,35 +75,36 @@ int main() {
   for (std::size_t i = 0; i < fx.size(); ++i)
     checks.equal("fastmath isnan", i, nan[i], std::isnan(fx[i] - fx[i]));
 
-  // exp2, remainder, nextafter, radians, degrees, cuda.selp.
+  // exp2, remainder, nextafter, radians, degrees, ldexp, cuda.selp.
   const std::vector<double> ex = {2.5, -7.25, 0.0, 1.0, -0.5}, ey = {1.0, 2.0, -1.0, 0.75, -3.0};
   const auto en = static_cast<std::int64_t>(ex.size());
   std::vector<float> ex32(ex.begin(), ex.end()), ey32(ey.begin(), ey.end());
   auto dex = pyk::to_device(ex), dey = pyk::to_device(ey);
   auto dex32 = pyk::to_device(ex32), dey32 = pyk::to_device(ey32);
-  auto eout = pyk::device_empty<double>({en, std::int64_t(7)});
-  auto eout32 = pyk::device_empty<float>({en, std::int64_t(6)});
+  auto eout = pyk::device_empty<double>({en, std::int64_t(8)});
+  auto eout32 = pyk::device_empty<float>({en, std::int64_t(7)});
   pyk::kernels::extras({1, 32}, dex, dey, eout, dex32, dey32, eout32);
-  std::vector<double> e64(en * 7);
-  std::vector<float> e32(en * 6);
+  std::vector<double> e64(en * 8);
+  std::vector<float> e32(en * 7);
   eout.copy_to_host(e64);
   eout32.copy_to_host(e32);
   for (std::size_t i = 0; i < ex.size(); ++i) {
     const double v = ex[i], w = ey[i];
     const double want[] = {std::exp2(v),         std::remainder(v, w), std::nextafter(v, w),
                            v * (M_PI / 180.0),   v * (180.0 / M_PI),   double(i) * (M_PI / 180.0),
-                           v > w ? v : w};
+                           v > w ? v : w,        std::ldexp(v, int(i) - 2)};
     // exp2 within a few ulps (CUDA's is not correctly rounded); the rest
     // are exact in IEEE arithmetic: one product, or an exact operation.
-    checks.near("float64 exp2", i, e64[i * 7], want[0], 4, eps64);
-    for (int k = 1; k < 7; ++k)
-      checks.equal("float64 extras", i * 7 + k, e64[i * 7 + k], want[k]);
+    checks.near("float64 exp2", i, e64[i * 8], want[0], 4, eps64);
+    for (int k = 1; k < 8; ++k)
+      checks.equal("float64 extras", i * 8 + k, e64[i * 8 + k], want[k]);
     const float a = ex32[i], b = ey32[i];
     const float want32[] = {std::exp2(a), std::remainder(a, b), std::nextafter(a, b),
-                            a * float(M_PI / 180.0), a * float(180.0 / M_PI), a > 0 ? a : 0.0f};
-    checks.near("float32 exp2", i, e32[i * 6], want32[0], 4, eps32);
-    for (int k = 1; k < 6; ++k)
-      checks.equal("float32 extras", i * 6 + k, e32[i * 6 + k], want32[k]);
+                            a * float(M_PI / 180.0), a * float(180.0 / M_PI), a > 0 ? a : 0.0f,
+                            std::ldexp(a, 3)};
+    checks.near("float32 exp2", i, e32[i * 7], want32[0], 4, eps32);
+    for (int k = 1; k < 7; ++k)
+      checks.equal("float32 extras", i * 7 + k, e32[i * 7 + k], want32[k]);
   }
 
   return checks.finish("math");

@@ -294,7 +294,7 @@ CASES = [
                       zeros(np.float64, (N, 12))]),
     Case("numba/kernels/math_functions.pyk", "more_math", 2, 32,
          lambda rng: [floats(rng, np.float64, N), floats(rng, np.float64, N, 0.1, 4.0), ints(rng, np.int64, N, -90, 90),
-                      floats(rng, np.float32, N), zeros(np.float64, (N, 7)), zeros(np.float32, (N, 4))],
+                      floats(rng, np.float32, N), zeros(np.float64, (N, 8)), zeros(np.float32, (N, 5))],
          note="float32 columns: Python's math computes in double and rounds once; float32 tolerance"),
     Case("numba/kernels/math_functions.pyk", "rounding_and_tests", 2, 32,
          lambda rng: [with_values(floats(rng, np.float64, N, -1e6, 1e6), np.nan, np.inf, -np.inf, -0.0, -0.5, 2.5),
