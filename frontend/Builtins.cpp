@@ -5,6 +5,7 @@
 
 #include <array>
 #include <iterator>
+#include <numbers>
 
 namespace pyk {
 
@@ -51,9 +52,9 @@ constexpr MathFunctionInfo mathFunctions[] = {
     {"ceil", "ceil", 1, R::Int64},       {"trunc", "trunc", 1, R::Int64},     {"isnan", "isnan", 1, R::Bool},
     {"isinf", "isinf", 1, R::Bool},      {"isfinite", "isfinite", 1, R::Bool},
     {"exp2", "exp2", 1, R::Float},       {"remainder", "remainder", 2, R::Float},
-    {"nextafter", "nextafter", 2, R::Float}, {"ldexp", "ldexp", 2, R::Float},
-    // A product with a constant, as Numba computes them (Lowering::math).
-    {"radians", "radians", 1, R::Float}, {"degrees", "degrees", 1, R::Float},
+    {"nextafter", "nextafter", 2, R::Float}, {"ldexp", "ldexp", 2, R::Float, true},
+    {"radians", "", 1, R::Float, false, std::numbers::pi / 180},
+    {"degrees", "", 1, R::Float, false, 180 / std::numbers::pi},
 };
 constexpr std::string_view mathConstants[] = {"pi", "e", "tau", "inf", "nan"};
 } // namespace

@@ -32,6 +32,13 @@ struct MathFunctionInfo {
   /// What it returns for float arguments: the float (Float), an int64
   /// (floor, ceil, trunc) or a bool (isnan, isinf, isfinite).
   enum class Result { Float, Int64, Bool } result;
+  /// ldexp: the second argument is an integer exponent, passed as int32
+  /// (Numba's signatures); the first alone decides the float type.
+  bool int32Exponent = false;
+  /// radians, degrees: not a C function but the product of the argument
+  /// and this factor, rounded to the argument's float type, as Numba
+  /// computes them; 0 for every other function.
+  double factor = 0;
 };
 
 /// The math module's function `name`, if pyk has it.

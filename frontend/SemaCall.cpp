@@ -303,9 +303,8 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   const std::string name = "math." + std::string(function.name);
   if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
     return setType(expr, types_.errorType());
-  // ldexp(x, i): the exponent an integer, passed as int32 (Numba's
-  // signatures); x decides the type.
-  if (function.name == "ldexp") {
+  // ldexp(x, i): the exponent an integer; x decides the type.
+  if (function.int32Exponent) {
     const Type *exponent = checkValue(*expr.args[1]);
     if (exponent->isError())
       return setType(expr, types_.errorType());
@@ -314,7 +313,7 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
       return setType(expr, types_.errorType());
     }
   }
-  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name, function.name == "ldexp" ? 1 : 2);
+  std::optional<PromotionOperand> common = promoteNumericArguments(expr, name, function.int32Exponent ? 1 : function.arity);
   if (!common)
     return setType(expr, types_.errorType());
   // The function computes in float32 only when every argument is float32 (or
@@ -325,13 +324,13 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   expr.mathFunction = &function;
   std::vector<const Expr *> args;
   for (const ExprPtr &arg : expr.args)
-    if (function.name != "ldexp" || args.empty())
+    if (!function.int32Exponent || args.empty())
       args.push_back(arg.get());
   warnIfPromotedToFloat64(expr.operandType, args, expr.range(), [&](const std::vector<std::string> &texts) {
     std::string call = sourceText(expr.callee->range()) + "(";
     for (size_t i = 0; i < texts.size(); ++i)
       call += (i ? ", " : "") + texts[i];
-    if (function.name == "ldexp")
+    if (function.int32Exponent)
       call += ", " + sourceText(expr.args[1]->range());
     return call + ")";
   });

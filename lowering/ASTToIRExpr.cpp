@@ -600,8 +600,7 @@ ExprPtr Lowering::math(const ast::CallExpr &e) {
   const Type floatType = toIRType(e.operandType);
   std::vector<ExprPtr> args;
   for (const ast::ExprPtr &arg : e.args) {
-    // ldexp's exponent is an int32, as Numba passes it.
-    const bool exponent = function.name == "ldexp" && !args.empty();
+    const bool exponent = function.int32Exponent && !args.empty();
     args.push_back(castTo(expr(*arg), exponent ? Type::scalarType(ScalarKind::Int32) : floatType));
   }
   const SourceRange loc = e.range();
@@ -619,12 +618,10 @@ ExprPtr Lowering::math(const ast::CallExpr &e) {
   }
   if (function.name == "fabs")
     return std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
-  if (function.name == "radians" || function.name == "degrees") {
-    // Numba multiplies by the factor in the argument's float type.
-    const double factor = function.name == "radians" ? M_PI / 180.0 : 180.0 / M_PI;
-    return std::make_unique<Binary>(loc, BinaryOp::Mul, std::make_unique<Constant>(loc, floatType, 0, factor),
+  if (function.factor != 0)
+    return std::make_unique<Binary>(loc, BinaryOp::Mul,
+                                    std::make_unique<Constant>(loc, floatType, 0, function.factor),
                                     std::move(args.front()));
-  }
   ExprPtr call = std::make_unique<MathCall>(loc, floatType, std::string(function.cName), std::move(args));
   if (function.result == MathFunctionInfo::Result::Int64)
     return castTo(std::move(call), Type::scalarType(ScalarKind::Int64));

@@ -70,18 +70,6 @@ ExprPtr select(ExprPtr condition, ExprPtr thenValue, ExprPtr elseValue, SourceRa
 
 } // namespace
 
-/// A pure int64 expression, copied: the view's arithmetic reads bounds,
-/// extents and strides several times, each a stable value (copyOfStable)
-/// or arithmetic on them.
-ExprPtr Lowering::copyOfViewArithmetic(const Expr &e) {
-  if (ExprPtr stable = copyOfStable(e))
-    return stable;
-  if (auto *stride = dyn_cast<ArrayStride>(&e))
-    return std::make_unique<ArrayStride>(stride->loc(), stride->array, stride->axis);
-  auto &b = cast<Binary>(e);
-  return std::make_unique<Binary>(b.loc(), b.op, copyOfViewArithmetic(*b.lhs), copyOfViewArithmetic(*b.rhs));
-}
-
 /// An index of a view's axis: counted from the end where negative.
 ExprPtr Lowering::viewIndex(const ast::Expr &index, const Variable *array, unsigned axis) {
   ExprPtr value = castTo(expr(index), i64);
@@ -118,9 +106,9 @@ AxisSlice Lowering::sliceAxis(const ast::SliceExpr &slice, const Variable *array
       return binary(BinaryOp::Max, binary(BinaryOp::Add, n(), std::move(value), loc), constant64(low, loc), loc);
     if (asConstant(value))
       return binary(BinaryOp::Min, std::move(value), binary(BinaryOp::Add, n(), constant64(high, loc), loc), loc);
-    ExprPtr negative = less(copyOfViewArithmetic(*value), constant64(0, loc), loc);
+    ExprPtr negative = less(copyOfPure(*value), constant64(0, loc), loc);
     ExprPtr fromEnd =
-        binary(BinaryOp::Max, binary(BinaryOp::Add, n(), copyOfViewArithmetic(*value), loc), constant64(low, loc), loc);
+        binary(BinaryOp::Max, binary(BinaryOp::Add, n(), copyOfPure(*value), loc), constant64(low, loc), loc);
     ExprPtr fromStart =
         binary(BinaryOp::Min, std::move(value), binary(BinaryOp::Add, n(), constant64(high, loc), loc), loc);
     return select(std::move(negative), std::move(fromEnd), std::move(fromStart), loc);
@@ -137,12 +125,12 @@ AxisSlice Lowering::sliceAxis(const ast::SliceExpr &slice, const Variable *array
   // ceil(distance / |step|) for a positive distance, else 0.
   auto length = [&](const Expr &from, const Expr &to, ExprPtr magnitude) {
     ExprPtr distance =
-        binary(BinaryOp::Max, binary(BinaryOp::Sub, copyOfViewArithmetic(to), copyOfViewArithmetic(from), loc),
+        binary(BinaryOp::Max, binary(BinaryOp::Sub, copyOfPure(to), copyOfPure(from), loc),
                constant64(0, loc), loc);
     if (const Constant *m = asConstant(magnitude); m && m->intValue == 1)
       return distance;
     ExprPtr rounded =
-        binary(BinaryOp::Sub, binary(BinaryOp::Add, std::move(distance), copyOfViewArithmetic(*magnitude), loc),
+        binary(BinaryOp::Sub, binary(BinaryOp::Add, std::move(distance), copyOfPure(*magnitude), loc),
                constant64(1, loc), loc);
     return ExprPtr(std::make_unique<Binary>(loc, BinaryOp::FloorDiv, std::move(rounded), std::move(magnitude)));
   };
@@ -160,17 +148,17 @@ AxisSlice Lowering::sliceAxis(const ast::SliceExpr &slice, const Variable *array
     return result;
   }
   // A step known only at run time: both directions, chosen by its sign.
-  auto positive = [&] { return less(constant64(0, loc), copyOfViewArithmetic(*step), loc); };
+  auto positive = [&] { return less(constant64(0, loc), copyOfPure(*step), loc); };
   auto [upStart, upStop] =
-      up(lower ? copyOfViewArithmetic(*lower) : nullptr, upper ? copyOfViewArithmetic(*upper) : nullptr);
+      up(lower ? copyOfPure(*lower) : nullptr, upper ? copyOfPure(*upper) : nullptr);
   auto [downStart, downStop] = down(std::move(lower), std::move(upper));
   ExprPtr start = viewOperand(select(positive(), std::move(upStart), std::move(downStart), loc), "pyk_start");
   ExprPtr stop = viewOperand(select(positive(), std::move(upStop), std::move(downStop), loc), "pyk_stop");
   ExprPtr magnitude =
-      viewOperand(select(positive(), copyOfViewArithmetic(*step),
-                         binary(BinaryOp::Sub, constant64(0, loc), copyOfViewArithmetic(*step), loc), loc),
+      viewOperand(select(positive(), copyOfPure(*step),
+                         binary(BinaryOp::Sub, constant64(0, loc), copyOfPure(*step), loc), loc),
                   "pyk_step_size");
-  ExprPtr upLength = length(*start, *stop, copyOfViewArithmetic(*magnitude));
+  ExprPtr upLength = length(*start, *stop, copyOfPure(*magnitude));
   ExprPtr downLength = length(*stop, *start, std::move(magnitude));
   result.length = select(positive(), std::move(upLength), std::move(downLength), loc);
   result.start = std::move(start);

@@ -236,9 +236,6 @@ private:
 
   ExprPtr strideOf(const Variable *array, unsigned axis, SourceRange loc);
 
-  /// A copy of int64 arithmetic on stable values and strides (a view's
-  /// bounds, extents and strides, which its arithmetic reads more than once).
-  static ExprPtr copyOfViewArithmetic(const Expr &e);
 
   // --- Constants and conversions ---------------------------------------------
   static ExprPtr constantOf(const ast::ConstantValue &value, Type type, SourceRange loc);
