@@ -1,7 +1,8 @@
 //===- pyk/pyk.h - The pyk runtime: include this ---------------------------===//
 //
-// Device arrays, launches, streams and events, and device selection. The
-// headers pykc generates for .pyk files include it.
+// Device arrays, launches, streams and events, device selection, and
+// numba.cuda.random's generator states. The headers pykc generates for .pyk
+// files include it.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_PYK_H
@@ -11,6 +12,7 @@
 #include "pyk/Device.h"
 #include "pyk/Error.h"
 #include "pyk/Launch.h"
+#include "pyk/Random.h"
 #include "pyk/Stream.h"
 
 #endif // PYK_PYK_H
