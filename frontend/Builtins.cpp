@@ -102,7 +102,7 @@ constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
     {"cuda.match_all_sync", planned},
     {"cuda.cg", planned}, {"cuda.cg.*", planned}, {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
-    {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned}, {"cuda.random.*", planned},
+    {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
     {"cuda.libdevice", planned}, {"cuda.libdevice.*", planned}, {"cuda.declare_device", planned},
     {"cuda.nanosleep", planned},
     // Types, planned.
@@ -136,6 +136,11 @@ constexpr MissingNameEntry missingNames[] = {
     {"cuda.compile_for_current_device", host}, {"cuda.reduce", host}, {"cuda.Reduce", host},
     {"cuda.is_supported_version", host}, {"cuda.driver", host}, {"cuda.cudadrv", host}, {"cuda.runtime", host},
     {"cuda.simulator", host}, {"cuda.testing", host},
+    {"cuda.random.create_xoroshiro128p_states", host, "pyk::random::create_xoroshiro128p_states"},
+    {"cuda.random.init_xoroshiro128p_states", host, "pyk::random::init_xoroshiro128p_states"},
+    {"cuda.random.init_xoroshiro128p_states_cpu", host, "pyk::random::init_xoroshiro128p_states_host"},
+    // numba.cuda.random's device functions come by import (ModuleImports.cpp).
+    {"cuda.random.*", planned},
     {"cuda.vectorize", notForKernels}, {"cuda.guvectorize", notForKernels},
     // Numba's other compilers and tools.
     {"numba.vectorize", notForKernels}, {"numba.guvectorize", notForKernels}, {"numba.stencil", notForKernels},

@@ -38,6 +38,24 @@ using llvm::dyn_cast;
 using llvm::dyn_cast_or_null;
 using llvm::isa;
 
+/// A module pykc compiles in: its definitions are spliced in as a file's.
+struct LibraryModule {
+  const char *module;
+  const char *fileName;
+  const char *text;
+};
+
+const LibraryModule libraryModules[] = {
+#include "LibraryModules.inc"
+};
+
+const LibraryModule *libraryModule(const std::string &module) {
+  for (const LibraryModule &library : libraryModules)
+    if (module == library.module)
+      return &library;
+  return nullptr;
+}
+
 struct LoadedFile {
   std::string path;
   std::string stem;
@@ -352,6 +370,12 @@ private:
   void resolveImportFrom(LoadedFile &file, ImportFromStmt &stmt) {
     if (stmt.importsAll || stmt.module == "__future__")
       return;
+    if (stmt.level == 0) {
+      if (const LibraryModule *library = libraryModule(stmt.module))
+        return resolveLibraryImportFrom(file, stmt, *library);
+      if (stmt.module == "numba.cuda")
+        return resolveLibraryAliases(file, stmt);
+    }
     std::string dir = directoryOf(file);
     for (unsigned up = 1; up < stmt.level; ++up)
       dir = llvm::sys::path::parent_path(dir).str();
@@ -415,10 +439,51 @@ private:
     }
   }
 
+  /// `from numba.cuda.random import xoroshiro128p_uniform_float32, ...`:
+  /// its device functions are bound; its other names (the state type, the
+  /// host functions) stay in the statement for Sema.
+  void resolveLibraryImportFrom(LoadedFile &file, ImportFromStmt &stmt, const LibraryModule &library) {
+    LoadedFile *target = loadLibrary(library);
+    if (!target)
+      return;
+    std::vector<ImportedName> kept;
+    for (const ImportedName &name : stmt.names) {
+      if (target->definitions.count(name.name))
+        file.importedNames[name.asName.empty() ? name.name : name.asName] = {target, name.name};
+      else
+        kept.push_back(name);
+    }
+    if (kept.empty())
+      file.resolvedImports.insert(&stmt);
+    stmt.names = std::move(kept);
+  }
+
+  /// `from numba.cuda import random`: `random.xoroshiro128p_next(...)`.
+  void resolveLibraryAliases(LoadedFile &file, ImportFromStmt &stmt) {
+    std::vector<ImportedName> kept;
+    for (const ImportedName &name : stmt.names) {
+      const LibraryModule *library = libraryModule(stmt.module + "." + name.name);
+      LoadedFile *target = library ? loadLibrary(*library) : nullptr;
+      if (target)
+        file.fileAliases[name.asName.empty() ? name.name : name.asName] = target;
+      else
+        kept.push_back(name);
+    }
+    if (kept.empty())
+      file.resolvedImports.insert(&stmt);
+    stmt.names = std::move(kept);
+  }
+
   // import_name: 'import' dotted_as_names
   void resolveImport(LoadedFile &file, ImportStmt &stmt) {
     std::vector<ImportedName> kept;
     for (const ImportedName &name : stmt.names) {
+      // `import numba.cuda.random as rng`: `rng.xoroshiro128p_next(...)`.
+      if (const LibraryModule *library = libraryModule(name.name); library && !name.asName.empty()) {
+        if (LoadedFile *target = loadLibrary(*library))
+          file.fileAliases[name.asName] = target;
+        continue;
+      }
       // `import pkg.util` from inside pkg/ names a file of an enclosing
       // directory: look in this one and its parents.
       std::vector<std::string> tried;
@@ -472,11 +537,24 @@ private:
       diags_.error(importedAt) << "cannot read '" << path << "': " << buffer.getError().message();
       return nullptr;
     }
+    imported_.paths.push_back(path);
+    return parseAndResolve(path, real, (*buffer)->getBuffer().str());
+  }
+
+  /// A library module, parsed once; it is named `<pykc>/FILE` in messages
+  /// and line directives, and is no file of the build's dependencies.
+  LoadedFile *loadLibrary(const LibraryModule &library) {
+    const std::string name = std::string("<pykc>/") + library.fileName;
+    if (auto it = byPath_.find(name); it != byPath_.end())
+      return it->second;
+    return parseAndResolve(name, name, library.text);
+  }
+
+  LoadedFile *parseAndResolve(const std::string &path, const std::string &real, std::string text) {
     const auto id = static_cast<uint32_t>(imported_.files.size() + 1);
-    imported_.files.push_back(std::make_unique<SourceFile>(path, (*buffer)->getBuffer().str(), id));
+    imported_.files.push_back(std::make_unique<SourceFile>(path, std::move(text), id));
     const SourceFile &source = *imported_.files.back();
     diags_.addFile(source);
-    imported_.paths.push_back(path);
     std::unique_ptr<Module> module = parseModule(source, diags_);
     if (!module)
       return nullptr;

@@ -8,7 +8,9 @@
 // their device functions and constants into the module before Sema checks
 // it, renamed where a name would clash, so that the rest of the compiler
 // sees one module. Their kernels are not compiled here: each file is its
-// own unit of the build. Imports of anything else (numba, math, numpy, host
+// own unit of the build. The library modules pykc compiles in
+// (frontend/library/: `from numba.cuda.random import ...`) are spliced in
+// the same way. Imports of anything else (numba, math, numpy, host
 // libraries) are left to Sema (SemaImports.cpp).
 //
 //===----------------------------------------------------------------------===//

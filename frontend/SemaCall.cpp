@@ -358,7 +358,7 @@ const Type *Sema::checkLen(CallExpr &expr) {
     expr.constant = ConstantValue::ofInt(static_cast<int64_t>(type->elements().size()));
     return setType(expr, types_.int64Type());
   }
-  if (!type->isArray()) {
+  if (!type->isArray() && !type->isRecordArray()) {
     error(value.range()) << "len() takes an array or a tuple, not " << describe(value);
     return setType(expr, types_.errorType());
   }
@@ -637,7 +637,8 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
   const Type *argType = arg.type;
   if (argType->isError() || paramType->isError())
     return false;
-  if (paramType->isArray() || argType->isArray() || paramType->isTuple()) {
+  if (paramType->isArray() || argType->isArray() || paramType->isTuple() || paramType->isRecordArray() ||
+      argType->isRecordArray()) {
     if (argType == paramType)
       return true;
     DiagnosticBuilder message = error(arg.range());

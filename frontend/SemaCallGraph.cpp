@@ -130,7 +130,9 @@ std::string versionTag(const FunctionInfo &function) {
   std::string tag;
   for (const Symbol *param : function.params) {
     const Type *type = param->type;
-    std::string part = type->isArray() || type->isScalar() ? std::string(scalarName(type->scalarKind())) : "tuple";
+    std::string part = type->isRecordArray()                   ? type->record()->name + "_1d"
+                       : type->isArray() || type->isScalar() ? std::string(scalarName(type->scalarKind()))
+                                                             : "tuple";
     for (const Type *element : type->isTuple() ? type->elements() : std::vector<const Type *>{})
       part += "_" + std::string(scalarName(element->scalarKind()));
     if (type->isArray())

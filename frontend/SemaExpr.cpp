@@ -22,6 +22,8 @@ using llvm::isa;
 
 const Type *Sema::checkValue(Expr &expr) {
   const Type *type = checkExpr(expr);
+  if (type->isRecord())
+    return rejectWholeRecord(expr);
   if (!type->isVoid())
     return type;
   if (expr.builtin == Builtin::ThreadIdx || expr.builtin == Builtin::BlockIdx || expr.builtin == Builtin::BlockDim ||
@@ -268,6 +270,11 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     if (symbol && symbol->kind == SymbolKind::Builtin && isNamespace(symbol->builtin)) {
       std::string dotted = std::string(builtinName(symbol->builtin)) + "." + namespaceAttribute->attribute + "." +
                            expr.attribute;
+      if (dotted.rfind("cuda.random.", 0) == 0 && classifyMissingName(dotted).kind == MissingNameKind::NotSupportedYet) {
+        error(expr.range()) << "'" << dotted << "' is not supported yet as an attribute of 'cuda'; import it, as in "
+                            << "'from numba.cuda.random import " << expr.attribute << "'";
+        return setType(expr, types_.errorType());
+      }
       if (isKnownUnimplementedBuiltin(dotted)) {
         notSupportedYet(expr.range(), "'" + dotted + "'");
         return setType(expr, types_.errorType());
@@ -282,6 +289,10 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
   const Type *objectType = implicitNumba ? setType(*root, types_.voidType()) : checkExpr(*expr.object);
   if (objectType->isError())
     return setType(expr, types_.errorType());
+  if (objectType->isRecord())
+    return checkRecordField(expr, *expr.object, expr.attribute, expr.attributeRange);
+  if (objectType->isRecordArray())
+    return checkRecordArrayAttribute(expr);
   if (objectType->isArray()) {
     if (expr.attribute == "shape") {
       expr.builtin = Builtin::ArrayShape;
@@ -377,6 +388,10 @@ const Type *Sema::checkSubscript(SubscriptExpr &expr) {
     return setType(expr, types_.errorType());
   if (objectType->isArray())
     return checkArrayIndex(expr, objectType);
+  if (objectType->isRecordArray())
+    return checkRecordElement(expr, objectType);
+  if (objectType->isRecord())
+    return checkRecordFieldByName(expr);
   if (objectType->isTuple())
     return checkTupleIndex(expr, objectType);
   if (objectType->isVoid() && scalarTypeNamed(*expr.object)) {

@@ -18,6 +18,7 @@
 //   SemaUnification.cpp      one type for all the values of a local
 //   SemaExpr.cpp             names, builtins, subscripts and tuples
 //   SemaViews.cpp            views of arrays: a[i], a[i, :], a[lo:hi:step]
+//   SemaRecords.cpp          arrays of records and their fields: s[i]['s0']
 //   SemaOperators.cpp        arithmetic, comparisons, and/or, if-else
 //   SemaCall.cpp             calls: builtins, casts, math, print
 //   SemaGpu.cpp              shared and local arrays, barriers, atomics
@@ -174,6 +175,9 @@ private:
   std::optional<ScalarKind> scalarTypeNamed(ast::Expr &expr);
   /// `void`, `types.void`, `numba.void` (and Numba's `types.none`).
   bool isVoidNamed(const ast::Expr &expr);
+  /// The built-in record type `expr` names (xoroshiro128p_type), unless a
+  /// definition of the file shadows the name.
+  const RecordType *recordTypeNamedBy(const ast::Expr &expr);
   /// The module a module-level name refers to ("numba", "numba.types",
   /// "numpy", "cupy", ...), by the imports or by the name it usually goes
   /// by; empty when it names none or something else.
@@ -326,6 +330,21 @@ private:
   std::optional<ScalarKind> arrayDtypeNamed(const ast::Expr &expr);
   const Type *checkSubscript(ast::SubscriptExpr &expr);
   const Type *checkArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  // Arrays of records and their fields (SemaRecords.cpp).
+  /// `states[i]`: a record, the object of a field access.
+  const Type *checkRecordElement(ast::SubscriptExpr &expr, const Type *arrayType);
+  /// `access` reads `field` of `record` (a record-typed expression).
+  const Type *checkRecordField(ast::Expr &access, ast::Expr &record, const std::string &field,
+                               SourceRange fieldRange);
+  /// `states[i]['s0']`.
+  const Type *checkRecordFieldByName(ast::SubscriptExpr &expr);
+  /// `states.shape`, `.size`, `.ndim`.
+  const Type *checkRecordArrayAttribute(ast::AttributeExpr &expr);
+  /// Checks an assignment to `target` when it is a record's field; false
+  /// when it is not one.
+  bool assignToRecordField(ast::Expr &target, const Type *valueType, SourceRange valueRange);
+  /// The error for a whole record used as a value.
+  const Type *rejectWholeRecord(ast::Expr &expr);
   // --- Views of arrays (SemaViews.cpp) ------------------------------------------
   /// a[i] of a 2-D array, a[i, :], a[:, j], a[lo:hi:step]: a view, an array
   /// sharing a's elements (or, with every axis indexed, an element).

@@ -125,6 +125,10 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
   if (module == "numba.cuda")
     if (auto builtin = builtinFromName("cuda." + name.name))
       return bind(*builtin);
+  // The state type of numba.cuda.random is predeclared, as type names are;
+  // its device functions were spliced in by ModuleImports.cpp.
+  if (module == "numba.cuda.random" && recordTypeNamed(name.name) && bound == name.name)
+    return true;
   return false;
 }
 

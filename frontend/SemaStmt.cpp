@@ -135,6 +135,8 @@ void Sema::warnIfFloatTruncated(const Type *valueType, const Type *elementType, 
 void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange) {
   if (auto *name = dyn_cast<NameExpr>(&target))
     return assignToName(*name, valueType, valueRange);
+  if (assignToRecordField(target, valueType, valueRange))
+    return;
   if (auto *subscript = dyn_cast<SubscriptExpr>(&target)) {
     const Type *elementType = checkValue(*subscript);
     if (elementType->isError() || valueType->isError())
@@ -256,6 +258,11 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     // its type does not widen, since the caller has fixed it.
     if (valueType->isError() || symbol->type->isError())
       return;
+    if (symbol->type->isRecordArray() || valueType->isRecordArray()) {
+      error(target.range()) << "cannot assign " << valueType->str() << " to parameter '" << target.name
+                            << "', which is " << symbol->type->str();
+      return;
+    }
     if (symbol->type->isArray()) {
       // `a, b = b, a`: the name takes another array of its type; it cannot
       // become strided, since the caller fixed its type.
@@ -301,6 +308,12 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     // The value's error is reported; the local stays silent from here on.
     if (!symbol->type)
       symbol->type = types_.errorType();
+    return;
+  }
+  // Reported in every round of checkBodyUntilTypesSettle, the last one too.
+  if (valueType->isRecordArray()) {
+    notSupportedYet(valueRange, "a local that names an array of " + valueType->record()->name);
+    symbol->type = types_.errorType();
     return;
   }
   if (symbol->type && symbol->type->isError())
@@ -410,11 +423,17 @@ void Sema::assignTupleToName(NameExpr &target, Symbol &symbol, const Type *value
 }
 
 void Sema::checkAugAssign(AugAssignStmt &stmt) {
-  if (!isa<NameExpr>(*stmt.target) && !isa<SubscriptExpr>(*stmt.target)) {
+  // `states[i].s0 += 1` updates a record's field.
+  auto *attribute = dyn_cast<AttributeExpr>(stmt.target.get());
+  if (!isa<NameExpr>(*stmt.target) && !isa<SubscriptExpr>(*stmt.target) && !attribute) {
     error(stmt.target->range()) << "augmented assignment needs a variable or an array element";
     return;
   }
   const Type *targetType = checkValue(*stmt.target);
+  if (attribute && !targetType->isError() && !attribute->object->type->isRecord()) {
+    error(stmt.target->range()) << "augmented assignment needs a variable or an array element";
+    return;
+  }
   // x += f(...) reads x, which f cannot change; a[i] += f(...) reads a[i]
   // before the call, which C++ would not order.
   if (isa<NameExpr>(*stmt.target))

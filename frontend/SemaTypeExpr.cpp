@@ -110,6 +110,17 @@ std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
   return std::nullopt;
 }
 
+const RecordType *Sema::recordTypeNamedBy(const Expr &expr) {
+  // Predeclared, as Numba's type names are: the build's signatures name it
+  // in files that import only the functions. Another definition of the
+  // name shadows it.
+  auto *name = dyn_cast<NameExpr>(&expr);
+  const Symbol *symbol = name ? lookupGlobal(name->name) : nullptr;
+  if (!name || (symbol && symbol->kind != SymbolKind::TypeName))
+    return nullptr;
+  return recordTypeNamed(name->name);
+}
+
 bool Sema::isVoidNamed(const Expr &expr) {
   if (auto *name = dyn_cast<NameExpr>(&expr))
     return name->name == "void";
@@ -240,6 +251,16 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
   if (!subscript) {
     error(expr.range()) << "expected a type, such as float32 or float32[:]";
     return nullptr;
+  }
+  if (const RecordType *record = recordTypeNamedBy(*subscript->object)) {
+    // numba.cuda.random's states, as Numba's signatures spell them. Numba
+    // makes them with one axis only.
+    auto *slice = subscript->indices.size() == 1 ? dyn_cast<SliceExpr>(subscript->indices.front().get()) : nullptr;
+    if (!slice || !(isWholeAxis(*slice) || isContiguousAxis(*slice))) {
+      error(expr.range()) << "an array of " << record->name << " has one axis: write " << record->name << "[:]";
+      return nullptr;
+    }
+    return types_.recordArray(*record);
   }
   auto element = scalarTypeNamed(*subscript->object);
   if (!element) {

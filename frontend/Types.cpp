@@ -29,6 +29,10 @@ std::string Type::str() const {
       s += (i ? ", " : "") + elements_[i]->str();
     return s + (elements_.size() == 1 ? ",)" : ")");
   }
+  case Kind::RecordArray:
+    return record_->name + "[:]";
+  case Kind::Record:
+    return "a record of " + record_->name;
   }
   return "?";
 }
@@ -58,6 +62,24 @@ const Type *TypeContext::tuple(const std::vector<const Type *> &elements) {
   auto &slot = tuples_[elements];
   if (!slot) {
     owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Tuple, ScalarKind::Bool, 0, elements)));
+    slot = owned_.back().get();
+  }
+  return slot;
+}
+
+const Type *TypeContext::recordArray(const RecordType &record) {
+  auto &slot = records_[{&record, true}];
+  if (!slot) {
+    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::RecordArray, ScalarKind::Bool, 1, {}, true, &record)));
+    slot = owned_.back().get();
+  }
+  return slot;
+}
+
+const Type *TypeContext::record(const RecordType &record) {
+  auto &slot = records_[{&record, false}];
+  if (!slot) {
+    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Record, ScalarKind::Bool, 0, {}, true, &record)));
     slot = owned_.back().get();
   }
   return slot;

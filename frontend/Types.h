@@ -8,6 +8,7 @@
 #ifndef PYK_FRONTEND_TYPES_H
 #define PYK_FRONTEND_TYPES_H
 
+#include "RecordTypes.h"
 #include "ScalarTypes.h"
 
 #include <cstdint>
@@ -17,13 +18,18 @@
 #include <string>
 #include <string_view>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 namespace pyk {
 
 class Type {
 public:
-  enum class Kind : uint8_t { Error, Void, Scalar, Array, Tuple };
+  /// RecordArray: a 1-D array of records (a structured dtype, such as
+  /// `xoroshiro128p_type[:]`); Record: one element of one, which only has
+  /// its fields read or written (`states[i]['s0']`, `states[i].s0`). Both
+  /// are neither arrays nor scalars, so what does not know them rejects them.
+  enum class Kind : uint8_t { Error, Void, Scalar, Array, Tuple, RecordArray, Record };
 
   Kind kind() const { return kind_; }
   bool isError() const { return kind_ == Kind::Error; }
@@ -31,10 +37,14 @@ public:
   bool isScalar() const { return kind_ == Kind::Scalar; }
   bool isArray() const { return kind_ == Kind::Array; }
   bool isTuple() const { return kind_ == Kind::Tuple; }
+  bool isRecordArray() const { return kind_ == Kind::RecordArray; }
+  bool isRecord() const { return kind_ == Kind::Record; }
+  /// RecordArray and Record: the record type.
+  const RecordType *record() const { return record_; }
   /// For scalars the scalar kind, for arrays the element kind.
   ScalarKind scalarKind() const { return scalar_; }
   bool isScalarOf(ScalarKind kind) const { return isScalar() && scalar_ == kind; }
-  /// Rank of an array type (1-4).
+  /// Rank of an array type (1-4); 1 for an array of records.
   unsigned rank() const { return rank_; }
   /// Arrays: the elements are in C order with no gaps (kernel parameters,
   /// shared and local arrays, rows and leading ranges of them). A strided
@@ -50,14 +60,17 @@ public:
 
 private:
   friend class TypeContext;
-  Type(Kind kind, ScalarKind scalar, unsigned rank, std::vector<const Type *> elements, bool contiguous = true)
-      : kind_(kind), scalar_(scalar), rank_(rank), contiguous_(contiguous), elements_(std::move(elements)) {}
+  Type(Kind kind, ScalarKind scalar, unsigned rank, std::vector<const Type *> elements, bool contiguous = true,
+       const RecordType *record = nullptr)
+      : kind_(kind), scalar_(scalar), rank_(rank), contiguous_(contiguous), elements_(std::move(elements)),
+        record_(record) {}
 
   Kind kind_;
   ScalarKind scalar_;
   unsigned rank_;
   bool contiguous_;
   std::vector<const Type *> elements_;
+  const RecordType *record_;
 };
 
 /// The scalars of `type` in order, nested tuples flattened: a tuple value
@@ -84,6 +97,9 @@ public:
   const Type *float64Type() const { return scalar(ScalarKind::Float64); }
   const Type *array(ScalarKind element, unsigned rank, bool contiguous = true);
   const Type *tuple(const std::vector<const Type *> &elements);
+  /// `xoroshiro128p_type[:]`, and one element of it.
+  const Type *recordArray(const RecordType &record);
+  const Type *record(const RecordType &record);
 
 private:
   std::vector<std::unique_ptr<Type>> owned_;
@@ -92,6 +108,7 @@ private:
   std::vector<const Type *> scalars_;
   std::map<std::tuple<ScalarKind, unsigned, bool>, const Type *> arrays_;
   std::map<std::vector<const Type *>, const Type *> tuples_;
+  std::map<std::pair<const RecordType *, bool>, const Type *> records_;
 };
 
 //===----------------------------------------------------------------------===//

@@ -79,6 +79,11 @@ public:
   /// per element): the .pyk parameter's name, which a kernel's launch
   /// function takes whole, as a std::tuple.
   std::string tupleParam;
+  /// Arrays of records (`xoroshiro128p_type[:]`): the C++ struct of the
+  /// elements, which a kernel's launch function takes
+  /// (pyk::random::xoroshiro128p_state). Here the record's fields, all of
+  /// the array's scalar type, are the last axis.
+  std::string recordCxxType;
   /// Arrays: where the elements live, and for array locals the shape.
   Memory memory = Memory::Global;
   std::vector<int64_t> fixedShape;

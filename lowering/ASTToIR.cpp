@@ -678,8 +678,10 @@ void Lowering::store(const ast::Expr &target, ExprPtr value, SourceRange loc, St
       out.push_back(std::make_unique<Assign>(loc, var, std::move(value)));
     return;
   }
-  auto &subscript = cast<ast::SubscriptExpr>(target);
-  auto [array, at] = accessThrough(*subscript.object, indices(subscript));
+  auto *object = isa<ast::AttributeExpr>(target) ? cast<ast::AttributeExpr>(target).object.get()
+                                                  : cast<ast::SubscriptExpr>(target).object.get();
+  auto [array, at] = object->type->isRecord() ? recordField(*object, fieldName(target))
+                                              : accessThrough(*object, indices(cast<ast::SubscriptExpr>(target)));
   value = castTo(std::move(value), Type::scalarType(array->type.scalar));
   out.push_back(std::make_unique<ArrayStore>(loc, array, std::move(at), std::move(value)));
 }
@@ -755,7 +757,9 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
       function->pykParameterTypes.push_back(param->type->str());
     for (const Symbol *param : functionInfo.params) {
       if (!param->type->isTuple()) {
-        function->addParam(param->name, toIRType(param->type), param->definition);
+        Variable *var = function->addParam(param->name, toIRType(param->type), param->definition);
+        if (param->type->isRecordArray())
+          var->recordCxxType = param->type->record()->cxxType;
         continue;
       }
       // A tuple is one parameter per element, as a tuple local is one

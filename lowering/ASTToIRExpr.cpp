@@ -74,7 +74,7 @@ std::vector<ExprPtr> Lowering::tupleElements(const ast::Expr &e) {
   auto &attribute = cast<ast::AttributeExpr>(e);
   assert(attribute.builtin == Builtin::ArrayShape && "only grids and shapes are tuples");
   const Variable *array = arrayOf(*attribute.object);
-  for (unsigned axis = 0; axis < array->type.rank; ++axis)
+  for (unsigned axis = 0; axis < attribute.object->type->rank(); ++axis)
     elements.push_back(extent(array, axis, e.range()));
   return elements;
 }
@@ -184,7 +184,27 @@ ExprPtr Lowering::boolOpValue(const ast::BoolOpExpr &e, size_t first) {
   return std::make_unique<Select>(e.range(), std::move(test), std::move(rest), std::move(chosen));
 }
 
+std::pair<const Variable *, std::vector<ExprPtr>> Lowering::recordField(const ast::Expr &record,
+                                                                       const std::string &field) {
+  const auto &element = cast<ast::SubscriptExpr>(record);
+  std::vector<ExprPtr> at = indices(element);
+  const int index = record.type->record()->fieldIndex(field);
+  assert(index >= 0 && "Sema checked the field's name");
+  at.push_back(std::make_unique<Constant>(record.range(), Type::scalarType(ScalarKind::Int64), index, index));
+  return accessThrough(*element.object, std::move(at));
+}
+
+const std::string &Lowering::fieldName(const ast::Expr &access) {
+  if (auto *attribute = dyn_cast<ast::AttributeExpr>(&access))
+    return attribute->attribute;
+  return cast<ast::StringLiteralExpr>(*cast<ast::SubscriptExpr>(access).indices.front()).value;
+}
+
 ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
+  if (e.object->type->isRecord()) {
+    auto [array, at] = recordField(*e.object, e.attribute);
+    return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
+  }
   auto reg = [&](SpecialRegKind kind, unsigned axis) { return std::make_unique<SpecialReg>(e.range(), kind, axis); };
   switch (e.builtin) {
   case Builtin::ThreadIdxX:
@@ -214,9 +234,10 @@ ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
   case Builtin::LaneId:
     return reg(SpecialRegKind::LaneId, 0);
   case Builtin::ArraySize: {
+    // Sema's rank: an array of records has one more axis here, its fields.
     const Variable *array = arrayOf(*e.object);
     ExprPtr size = extent(array, 0, e.range());
-    for (unsigned axis = 1; axis < array->type.rank; ++axis)
+    for (unsigned axis = 1; axis < e.object->type->rank(); ++axis)
       size = std::make_unique<Binary>(e.range(), BinaryOp::Mul, std::move(size),
                                       extent(array, axis, e.range()));
     return size;
@@ -237,6 +258,10 @@ ExprPtr Lowering::subscript(const ast::SubscriptExpr &e) {
   }
   if (e.type->isArray()) // a view used as a value: only a view local's
     return arrayValue(e, toIRType(e.type));
+  if (e.object->type->isRecord()) {
+    auto [array, at] = recordField(*e.object, fieldName(e));
+    return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
+  }
   auto [array, at] = accessThrough(*e.object, indices(e));
   return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
 }

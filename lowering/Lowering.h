@@ -26,7 +26,13 @@ inline Type toIRType(const pyk::Type *type) {
     return Type::scalarType(type->scalarKind());
   if (type->isArray())
     return Type::arrayType(type->scalarKind(), type->rank(), type->isContiguous());
-  assert(type->isVoid() && "tuples do not survive lowering");
+  // An array of n records whose fields are all of one scalar type is, in
+  // memory, an n x fields array of it: `states[i]['s1']` is element [i, 1].
+  if (type->isRecordArray()) {
+    assert(type->record()->isUniform() && "records with fields of several types are not lowered yet");
+    return Type::arrayType(type->record()->fields.front().kind, 2);
+  }
+  assert(type->isVoid() && "tuples and records do not survive lowering");
   return Type::voidType();
 }
 
@@ -139,6 +145,11 @@ private:
   ExprPtr boolOpValue(const ast::BoolOpExpr &e, size_t first);
 
   ExprPtr attribute(const ast::AttributeExpr &e);
+  /// The element of the array of records behind `record` (`states[i]`)
+  /// that holds its field `field`.
+  std::pair<const Variable *, std::vector<ExprPtr>> recordField(const ast::Expr &record, const std::string &field);
+  /// The field a record's field access (`r['s0']`, `r.s0`) names.
+  static const std::string &fieldName(const ast::Expr &access);
 
   ExprPtr subscript(const ast::SubscriptExpr &e);
   ExprPtr chooseByIndex(const ast::Expr &index, std::vector<ExprPtr> candidates, Type type, SourceRange loc);

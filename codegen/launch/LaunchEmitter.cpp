@@ -61,8 +61,19 @@ std::string paramName(const Variable &param) {
 std::string paramDeclaration(const Variable &param) {
   if (!param.type.isArray())
     return cxxScalarType(param.type.scalar) + " " + paramName(param);
+  if (!param.recordCxxType.empty()) // an array of records, the last axis its fields
+    return "pyk::detail::ArrayArgument<" + std::string(param.readOnly ? "const " : "") + param.recordCxxType + ", " +
+           std::to_string(param.type.rank - 1) + "> " + paramName(param);
   return "pyk::detail::ArrayArgument<" + std::string(param.readOnly ? "const " : "") +
          cxxScalarType(param.type.scalar) + ", " + std::to_string(param.type.rank) + "> " + paramName(param);
+}
+
+/// The extents a launch passes for `axis` of array parameter `param`: the
+/// C++ array's, and for an array of records, its fields' count last.
+std::string extentArgument(const Variable &param, unsigned axis) {
+  if (!param.recordCxxType.empty() && axis + 1 == param.type.rank)
+    return "std::int64_t(sizeof(" + param.recordCxxType + ") / sizeof(" + cxxScalarType(param.type.scalar) + "))";
+  return paramName(param) + ".shape(" + std::to_string(axis) + ")";
 }
 
 /// The name the launch function gives a tuple parameter.
@@ -290,12 +301,13 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
       }
       if (module.narrowIndices)
         os << "  pyk::detail::requireNarrowOffsets(pyk_info_" << function->symbol << ", \"" << param->name << "\", "
-           << name << ".size());\n";
+           << name << ".size()" << (param->recordCxxType.empty() ? "" : " * " + extentArgument(*param, param->type.rank - 1))
+           << ");\n";
       args.push_back("&pyk_data[" + std::to_string(data.size()) + "]");
       data.push_back("const_cast<void *>(static_cast<const void *>(" + name + ".data()))");
       for (unsigned axis = 0; axis < param->type.rank; ++axis) {
         args.push_back("&pyk_extents[" + std::to_string(extents.size()) + "]");
-        extents.push_back(name + ".shape(" + std::to_string(axis) + ")");
+        extents.push_back(extentArgument(*param, axis));
       }
     }
     auto list = [](const std::vector<std::string> &items) {

@@ -46,6 +46,10 @@ class Case:
     # with a message containing this (the arrays are then checked as
     # usual: a failing load gives 0, a failing store is dropped).
     pyk_error: str = ""
+    # float64 outputs computed from float32 intermediates (math.log of a
+    # float32 is float32 in compiled Numba and pyk, a double in the
+    # simulator's Python): compared at float32's tolerance.
+    float32_intermediates: tuple = ()
     note: str = ""
 
 
@@ -64,6 +68,21 @@ def zeros(dtype, shape):
 def wrapped_int32(values):
     """int64 values as the int32 arithmetic that produced them wraps them."""
     return np.asarray(values, dtype=np.int64).astype(np.int32)
+
+
+def rng_states(rng, n):
+    """n numba.cuda.random generator states of random bits (any state but
+    all zeros is one of the generator's)."""
+    from numba.cuda.random import xoroshiro128p_dtype
+    return rng.integers(1, 2**64 - 1, size=2 * n, dtype=np.uint64, endpoint=True).view(xoroshiro128p_dtype)
+
+
+def numba_states(n, seed):
+    """The states Numba's create_xoroshiro128p_states(n, seed) makes."""
+    from numba.cuda.random import init_xoroshiro128p_states_cpu, xoroshiro128p_dtype
+    states = np.empty(n, xoroshiro128p_dtype)
+    init_xoroshiro128p_states_cpu(states, seed, 0)
+    return states
 
 
 def with_zeros(values):
@@ -659,4 +678,19 @@ CASES = [
          lambda rng: [with_zeros(ints(rng, np.int64, 32, -9, 9)), zeros(np.int64, (32, 5))]),
     Case("execution/truth.pyk", "barriers", 1, 32,
          lambda rng: [ints(rng, np.int64, 32, 1, 9), zeros(np.int64, (32, 5))]),
+    # numba.cuda.random: the same states give Numba's numbers, and the states
+    # advance as Numba's do (the states are compared too).
+    Case("execution/random.pyk", "draw", 2, 32,
+         lambda rng: [rng_states(rng, 40), zeros(np.float32, (40, 3)), zeros(np.float64, (40, 3)),
+                      zeros(np.float32, (40, 3)), zeros(np.float64, (40, 3)), zeros(np.uint64, (40, 3))],
+         float32_intermediates=("normal64",),
+         note="xoroshiro128p_normal_float64 is Box-Muller on float32 draws: log(u1) is float32"),
+    Case("execution/random.pyk", "draw", 1, 8,
+         lambda rng: [numba_states(7, seed=12345), zeros(np.float32, (7, 4)), zeros(np.float64, (7, 4)),
+                      zeros(np.float32, (7, 4)), zeros(np.float64, (7, 4)), zeros(np.uint64, (7, 4))],
+         float32_intermediates=("normal64",),
+         note="states from Numba's own host initialisation, seed 12345"),
+    Case("execution/random.pyk", "seed_and_jump", 1, 8,
+         lambda rng: [rng_states(rng, 6), np.array([0, 1, 42, 2**63 + 5, 2**64 - 1, 7], np.uint64),
+                      zeros(np.uint64, (6, 4))]),
 ]

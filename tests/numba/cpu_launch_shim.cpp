@@ -6,12 +6,14 @@
 // own shared object with NAME.pyk.cpu.o and a getter of each KernelInfo)
 // runs through pyk::detail::launch, as the generated launch function runs
 // it, so the launch validation, block scheduling, thread pool and checked
-// mode's reports under test are the runtime's own.
+// mode's reports under test are the runtime's own. It also hands out the
+// runtime's numba.cuda.random states, which the driver compares with Numba's.
 //
 //===----------------------------------------------------------------------===//
 #include "pyk/Device.h"
 #include "pyk/Error.h"
 #include "pyk/Launch.h"
+#include "pyk/Random.h"
 
 #include <cstdint>
 #include <cstdio>
@@ -67,6 +69,20 @@ pyk_cross_check_launch(void *kernelInfo, const std::uint32_t grid[3], const std:
     return 0;
   } catch (const std::exception &error) {
     setMessage(message, messageSize, error.what());
+    return 1;
+  }
+}
+
+/// Fills `out` (n states, NumPy's xoroshiro128p_dtype) with
+/// pyk::random::init_xoroshiro128p_states_host. Returns 0, or 1 when the
+/// runtime threw (a negative n), since no exception may cross into ctypes.
+extern "C" __attribute__((visibility("default"))) int
+pyk_cross_check_xoroshiro128p_states(void *out, std::int64_t n, std::uint64_t seed, std::uint64_t subsequence_start) {
+  try {
+    pyk::random::init_xoroshiro128p_states_host(static_cast<pyk::random::xoroshiro128p_state *>(out), n, seed,
+                                                subsequence_start);
+    return 0;
+  } catch (const std::exception &) {
     return 1;
   }
 }

@@ -37,9 +37,13 @@ For each case of cases.py, and each CPU-device code --cpu-device-code names
      (`k = cuda.jit(sig)(f)`) is found as `k`, the name pyk gives it. A file
      none of whose cases runs under Numba is never imported (the simulator
      rejects some files as soon as their decorators run).
-  6. Every array argument (outputs and inputs alike) is compared: integers
-     and bools exactly, floats within a tolerance (see Tolerance below).
-     Each CPU-device code is compared with Numba on its own.
+  6. Every array argument (outputs and inputs alike) is compared: integers,
+     bools and records (numba.cuda.random's states) exactly, floats within a
+     tolerance (see Tolerance below). Each CPU-device code is compared with
+     Numba on its own.
+Last, the generator states pyk::random makes on the host are compared with
+those Numba's init_xoroshiro128p_states_cpu makes, for several seeds,
+counts and subsequence starts (check_xoroshiro128p_states).
 
 usage: cross_check.py --pykc PYKC --shim LIBSHIM.so --cxx CXX [--work DIR] [--only SUBSTRING]
                       [--cpu-device-code llvm,cuda]
@@ -116,6 +120,10 @@ CPP_TYPES = {
     "float": np.float32,
     "double": np.float64,
 }
+# Arrays of records: the C++ struct of a launch function's parameter, and
+# the NumPy dtype with its layout.
+from numba.cuda.random import xoroshiro128p_dtype  # noqa: E402 (after NUMBA_ENABLE_CUDASIM)
+CPP_TYPES["pyk::random::xoroshiro128p_state"] = xoroshiro128p_dtype
 
 
 class Tolerance:
@@ -320,7 +328,10 @@ class PackedArgs:
                                 f"got {value.dtype}[{value.ndim}-D]")
             data = ctypes.c_void_p(value.ctypes.data)
             self._add(data, ctypes.addressof(data), 8, pointers)
-            for extent in value.shape:
+            # An array of records passes its fields' count as one more
+            # extent, as the launch function does (their fields are of one type).
+            fields = [len(dtype.fields)] if dtype.fields else []
+            for extent in list(value.shape) + fields:
                 boxed = ctypes.c_int64(extent)
                 self._add(boxed, ctypes.addressof(boxed), 8, pointers)
         self.count = len(pointers)
@@ -461,7 +472,7 @@ def run_case(case, pyk_files, python_module, shim):
     for index, (name, dtype, rank) in enumerate(signature):
         if rank is None or rank == TUPLE:
             continue
-        tolerance = Tolerance.for_array(dtype)
+        tolerance = Tolerance.FLOAT32 if name in case.float32_intermediates else Tolerance.for_array(dtype)
         # (what is checked, its value, what it must be, what that is)
         checks = []
         for code, pyk_args in pyk_results.items():
@@ -485,6 +496,65 @@ def run_case(case, pyk_files, python_module, shim):
             if len(wrong) > 8:
                 lines.append(f"  {name}: {len(wrong) - 8} more mismatches")
     return version, compared, mismatched, lines
+
+
+def check_xoroshiro128p_states(shim):
+    """pyk::random::init_xoroshiro128p_states_host (through the shim) against
+    Numba's init_xoroshiro128p_states_cpu, which makes the states that
+    create_xoroshiro128p_states copies to the device: each state must be
+    bit-identical, for seeds 0 to 2**64 - 1. Under the simulator Numba's
+    function runs as plain Python, about 10 ms per 2**64-step jump, so it
+    checks the counts up to 3; every count is checked against the function as
+    Numba compiles it, in a child python3 without the simulator. Returns
+    (arrays compared, states that differ, lines describing them)."""
+    from numba.cuda.random import init_xoroshiro128p_states_cpu, xoroshiro128p_dtype
+
+    # The compiled function's states for each (seed, subsequence_start, n) of
+    # argv[1], one array after another on stdout. uint64 arguments: Python
+    # ints would compile an int64 version first, which overflows at 2**63.
+    compiled_numba = """
+import ast, sys
+import numpy as np
+from numba.cuda.random import init_xoroshiro128p_states_cpu, xoroshiro128p_dtype
+for seed, start, n in ast.literal_eval(sys.argv[1]):
+    states = np.empty(n, xoroshiro128p_dtype)
+    init_xoroshiro128p_states_cpu(states, np.uint64(seed), np.uint64(start))
+    sys.stdout.buffer.write(states.tobytes())
+"""
+    fill = shim.library.pyk_cross_check_xoroshiro128p_states
+    fill.restype = ctypes.c_int
+    fill.argtypes = [ctypes.c_void_p, ctypes.c_int64, ctypes.c_uint64, ctypes.c_uint64]
+    runs = [(seed, start, n) for seed in (0, 1, 42, 2**63 + 5, 2**64 - 1) for start in (0, 1, 3)
+            for n in (1, 3, 64, 300)]
+    without_simulator = {name: value for name, value in CHILD_ENV.items() if name != "NUMBA_ENABLE_CUDASIM"}
+    compiled = subprocess.run([sys.executable, "-c", compiled_numba, repr(runs)], check=True,
+                              stdout=subprocess.PIPE, env=without_simulator).stdout
+    compared, mismatched, lines, offset = 0, 0, [], 0
+    for seed, start, n in runs:
+        pyk_states = np.empty(n, xoroshiro128p_dtype)
+        if fill(pyk_states.ctypes.data, n, seed, start) != 0:
+            raise RuntimeError(f"pyk_cross_check_xoroshiro128p_states failed "
+                               f"(seed={seed}, subsequence_start={start}, n={n})")
+        references = [("Numba (compiled)", np.frombuffer(compiled, xoroshiro128p_dtype, n, offset))]
+        offset += n * xoroshiro128p_dtype.itemsize
+        if n <= 3:
+            simulated = np.empty(n, xoroshiro128p_dtype)
+            init_xoroshiro128p_states_cpu(simulated, seed, start)
+            references.append(("Numba (simulator)", simulated))
+        for who, want in references:
+            compared += 1
+            wrong = np.flatnonzero(pyk_states != want)
+            mismatched += len(wrong)
+            for i in wrong[:8]:
+                lines.append(f"  seed={seed}, subsequence_start={start}, n={n}: state {i} is "
+                             f"(s0={pyk_states[i]['s0']}, s1={pyk_states[i]['s1']}) in pyk, "
+                             f"(s0={want[i]['s0']}, s1={want[i]['s1']}) in {who}")
+            if len(wrong) > 8:
+                lines.append(f"  seed={seed}, subsequence_start={start}, n={n}: {len(wrong) - 8} more states "
+                             f"differ from {who}'s")
+    if offset != len(compiled):
+        raise RuntimeError(f"the compiled Numba gave {len(compiled)} bytes of states, not {offset}")
+    return compared, mismatched, lines
 
 
 def main():
@@ -543,6 +613,17 @@ def main():
             status = "ok  " if mismatched == 0 else "FAIL"
             where = "" if case.run_numba else " [pyk only]"
             print(f"{status} {label}: {compared} arrays compared{where}" + (f"  -- {case.note}" if case.note else ""))
+            for line in lines:
+                print(line)
+        label = "numba.cuda.random:init_xoroshiro128p_states"
+        if not options.only or options.only in label:
+            try:
+                compared, mismatched, lines = check_xoroshiro128p_states(shim)
+            except Exception as error:
+                compared, mismatched, lines = 0, 1, [f"  {type(error).__name__}: {error}"]
+            arrays += compared
+            failures += mismatched
+            print(f"{'ok  ' if mismatched == 0 else 'FAIL'} {label}: {compared} arrays compared")
             for line in lines:
                 print(line)
         print(f"time: {time.monotonic() - start:.1f} s")

@@ -1,0 +1,112 @@
+//===- SemaRecords.cpp - Arrays of records and their fields ---------------===//
+//
+// An array of records (`states: xoroshiro128p_type[:]`) has a length, a
+// shape and a size as a 1-D array has. One of its elements, `states[i]`,
+// is only the object of a field access: `states[i]['s0']` or
+// `states[i].s0`, read, assigned or updated (`+=`) as an array element is.
+// A whole record as a value (`r = states[i]`, `states[i] = states[j]`) is
+// not supported yet.
+//
+//===----------------------------------------------------------------------===//
+#include "SemaImpl.h"
+
+namespace pyk::sema {
+
+using namespace ast;
+using llvm::dyn_cast;
+using llvm::isa;
+
+const Type *Sema::checkRecordElement(SubscriptExpr &expr, const Type *arrayType) {
+  const std::string array = sourceText(expr.object->range());
+  if (expr.indices.size() != 1 || isa<SliceExpr>(*expr.indices.front())) {
+    error(expr.range()) << "an array of " << arrayType->record()->name << " takes one index, as in '" << array
+                        << "[i]'; views of it are not supported yet";
+    return setType(expr, types_.errorType());
+  }
+  const Type *indexType = checkValue(*expr.indices.front());
+  if (indexType->isError())
+    return setType(expr, types_.errorType());
+  if (!indexType->isScalar() || !isInteger(indexType->scalarKind())) {
+    error(expr.indices.front()->range()) << "an array index must be an integer, not " << indexType->str();
+    return setType(expr, types_.errorType());
+  }
+  return setType(expr, types_.record(*arrayType->record()));
+}
+
+const Type *Sema::checkRecordField(Expr &access, Expr &record, const std::string &field, SourceRange fieldRange) {
+  const RecordType &type = *record.type->record();
+  const int index = type.fieldIndex(field);
+  if (index < 0) {
+    error(fieldRange) << type.name << " has no field '" << field << "'; its fields are " << type.fieldList();
+    return setType(access, types_.errorType());
+  }
+  return setType(access, types_.scalar(type.fields[static_cast<size_t>(index)].kind));
+}
+
+const Type *Sema::checkRecordFieldByName(SubscriptExpr &expr) {
+  auto *name = expr.indices.size() == 1 ? dyn_cast<StringLiteralExpr>(expr.indices.front().get()) : nullptr;
+  if (!name || name->flavor != StringLiteralExpr::Flavor::Text) {
+    const RecordType &type = *expr.object->type->record();
+    error(expr.range()) << "a record's fields are named by a string, as in '" << sourceText(expr.object->range())
+                        << "['" << type.fields.front().name << "']'";
+    return setType(expr, types_.errorType());
+  }
+  return checkRecordField(expr, *expr.object, name->value, name->range());
+}
+
+const Type *Sema::checkRecordArrayAttribute(AttributeExpr &expr) {
+  if (expr.attribute == "shape") {
+    expr.builtin = Builtin::ArrayShape;
+    return setType(expr, types_.tuple({types_.int64Type()}));
+  }
+  if (expr.attribute == "size") {
+    expr.builtin = Builtin::ArraySize;
+    return setType(expr, types_.int64Type());
+  }
+  if (expr.attribute == "ndim") {
+    expr.builtin = Builtin::ArrayNdim;
+    expr.isWeak = true;
+    expr.constant = ConstantValue::ofInt(1);
+    return setType(expr, types_.int64Type());
+  }
+  error(expr.attributeRange) << "an array of " << expr.object->type->record()->name << " has no attribute '"
+                             << expr.attribute << "'; it has shape, size and ndim, and its elements have fields";
+  return setType(expr, types_.errorType());
+}
+
+bool Sema::assignToRecordField(Expr &target, const Type *valueType, SourceRange valueRange) {
+  auto *subscript = dyn_cast<SubscriptExpr>(&target);
+  auto *attribute = dyn_cast<AttributeExpr>(&target);
+  Expr *record = subscript ? subscript->object.get() : attribute ? attribute->object.get() : nullptr;
+  if (!record)
+    return false;
+  // Only an element of an array of records is a record; anything else is
+  // assignTo's to check.
+  auto *element = dyn_cast<SubscriptExpr>(record);
+  const Type *arrayType = element ? checkExpr(*element->object) : nullptr;
+  if (arrayType && arrayType->isError())
+    return true; // reported where it was made
+  if (!arrayType || !arrayType->isRecordArray())
+    return false;
+  const Type *fieldType = checkValue(target);
+  if (fieldType->isError() || valueType->isError())
+    return true;
+  if (!valueType->isScalar()) {
+    error(valueRange) << "cannot store a value of type " << valueType->str() << " into a field of "
+                      << record->type->record()->name;
+    return true;
+  }
+  function_->hasSideEffects = true;
+  return true;
+}
+
+const Type *Sema::rejectWholeRecord(Expr &expr) {
+  const RecordType &type = *expr.type->record();
+  const std::string text = sourceText(expr.range());
+  error(expr.range()) << "'" << text << "' is a whole record of " << type.name << "; read or write one of its fields, "
+                      << "as in '" << text << "['" << type.fields.front().name << "']' or '" << text << "."
+                      << type.fields.front().name << "' (whole records as values are not supported yet)";
+  return setType(expr, types_.errorType());
+}
+
+} // namespace pyk::sema
