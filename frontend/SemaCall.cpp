@@ -8,6 +8,8 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include "ASTWalk.h"
+
 #include "llvm/Support/Casting.h"
 
 #include <cctype>
@@ -609,13 +611,8 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   function_->synchronises |= callee->synchronises;
   if (callee->hasSideEffects) {
     function_->hasSideEffects = true;
-    if (&expr != statementValue_) {
-      error(expr.range()) << "'" << name
-                          << "' writes arrays or prints, so a call of it must be a statement of its own or the "
-                             "whole value of an assignment, return, 'if' or 'while'; assign its result to a "
-                             "local first";
-      ok = false;
-    }
+    if (&expr != statementValue_)
+      nestedEffectfulCalls_.push_back({&expr, statementValue_, name});
   }
   if (callee->returnType && callee->returnType->isTuple() && &expr != statementValue_) {
     error(expr.range()) << "'" << name << "' returns a tuple, so a call of it must be the whole value of an "
@@ -631,6 +628,89 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   if (!ok || callee->recursive || failedVersion || !callee->returnType || callee->returnType->isError())
     return setType(expr, types_.errorType());
   return setType(expr, callee->returnType);
+}
+
+namespace {
+
+/// Whether lowering evaluates each operand of `e` exactly once, in place:
+/// arithmetic, a single comparison, a conversion, a math function (not
+/// isnan, which reads its operand twice). A chained comparison, a
+/// conditional expression, `and`/`or` and `not` are not: they may evaluate
+/// an operand twice, or one that Python skips.
+bool evaluatesOperandsOnce(const Expr &e) {
+  if (isa<BinaryExpr>(e))
+    return true;
+  if (auto *unary = dyn_cast<UnaryExpr>(&e))
+    return unary->op != UnaryOp::Not;
+  if (auto *compare = dyn_cast<CompareExpr>(&e))
+    return compare->ops.size() == 1;
+  if (auto *call = dyn_cast<CallExpr>(&e))
+    return call->function == Builtin::Cast ||
+           (call->function == Builtin::MathFunction && call->mathFunction && call->mathFunction->name != "isnan");
+  return false;
+}
+
+/// Whether evaluating `e`, but for the subtree `skipped`, may read memory
+/// (an array element, a record's field, a device function's call) or have
+/// effects.
+bool mayReadMemory(const Expr &e, const Expr *skipped) {
+  if (&e == skipped)
+    return false;
+  if (auto *subscript = dyn_cast<SubscriptExpr>(&e);
+      subscript && subscript->object->type &&
+      (subscript->object->type->isArray() || subscript->object->type->isRecordArray() ||
+       subscript->object->type->isRecord()))
+    return true;
+  if (auto *attribute = dyn_cast<AttributeExpr>(&e);
+      attribute && attribute->object->type && attribute->object->type->isRecord())
+    return true;
+  if (auto *call = dyn_cast<CallExpr>(&e); call && call->calleeDef)
+    return true;
+  bool reads = false;
+  forEachChild(e, [&](const Expr &child) { reads = reads || mayReadMemory(child, skipped); });
+  return reads;
+}
+
+/// The path from `root` down to `target`, both included; empty when
+/// `target` is not in `root`.
+std::vector<const Expr *> pathTo(const Expr &root, const Expr *target) {
+  if (&root == target)
+    return {&root};
+  std::vector<const Expr *> path;
+  forEachChild(root, [&](const Expr &child) {
+    if (path.empty()) {
+      path = pathTo(child, target);
+      if (!path.empty())
+        path.insert(path.begin(), &root);
+    }
+  });
+  return path;
+}
+
+} // namespace
+
+void Sema::checkNestedEffectfulCalls() {
+  std::vector<NestedEffectfulCall> calls = std::exchange(nestedEffectfulCalls_, {});
+  for (size_t i = 0; i < calls.size(); ++i) {
+    const NestedEffectfulCall &nested = calls[i];
+    // One such call per statement, among operands that read no memory, runs
+    // once and in Python's order whatever order C++ gives the operands.
+    bool allowed = nested.statementValue != nullptr;
+    for (size_t j = 0; allowed && j < calls.size(); ++j)
+      allowed = j == i || calls[j].statementValue != nested.statementValue;
+    if (allowed) {
+      std::vector<const Expr *> path = pathTo(*nested.statementValue, nested.call);
+      allowed = !path.empty() && !mayReadMemory(*nested.statementValue, nested.call);
+      for (size_t k = 0; allowed && k + 1 < path.size(); ++k)
+        allowed = evaluatesOperandsOnce(*path[k]);
+    }
+    if (!allowed)
+      error(nested.call->range())
+          << "'" << nested.name
+          << "' writes arrays or prints, so a call of it must be a statement of its own, the whole value of an "
+             "assignment, return, 'if' or 'while', or the one such call among arithmetic and comparisons that read "
+             "no arrays (as in 'x = 2 * " << nested.name << "(...) - 1'); assign its result to a local first";
+  }
 }
 
 bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, const std::string &calleeName) {

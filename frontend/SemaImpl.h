@@ -497,6 +497,17 @@ private:
   /// value, condition or return value): the one place a call with side
   /// effects may stand, evaluated exactly once and in order.
   const ast::Expr *statementValue_ = nullptr;
+  /// A call of a function with effects inside its statement's value
+  /// (`x = 2 * f(states, i) - 1`): allowed where the call still runs once
+  /// and in Python's order (checkNestedEffectfulCalls, when the statement
+  /// is checked).
+  struct NestedEffectfulCall {
+    ast::CallExpr *call;
+    const ast::Expr *statementValue;
+    std::string name;
+  };
+  std::vector<NestedEffectfulCall> nestedEffectfulCalls_;
+  void checkNestedEffectfulCalls();
   /// The value of `name = value`, where cuda.shared.array and
   /// cuda.local.array may stand; and what the last one made, for the
   /// assignment to give its local.
@@ -600,6 +611,7 @@ struct Sema::FunctionState {
   std::map<const Symbol *, FloatWidening> floatWidenings;
   std::map<const Symbol *, std::pair<SourceRange, bool>> firstValues;
   bool assignedByTrueDivision;
+  std::vector<NestedEffectfulCall> nestedEffectfulCalls;
   DiagnosticEngine *diags;
   DiagnosticEngine *realDiags;
 };

@@ -57,6 +57,7 @@ Sema::FunctionState Sema::saveFunctionState() {
                        std::exchange(floatWidenings_, {}),
                        std::exchange(firstValues_, {}),
                        std::exchange(assignedByTrueDivision_, false),
+                       std::exchange(nestedEffectfulCalls_, {}),
                        diags_,
                        realDiags_};
 }
@@ -82,6 +83,7 @@ void Sema::restoreFunctionState(FunctionState &&state) {
   floatWidenings_ = std::move(state.floatWidenings);
   firstValues_ = std::move(state.firstValues);
   assignedByTrueDivision_ = state.assignedByTrueDivision;
+  nestedEffectfulCalls_ = std::move(state.nestedEffectfulCalls);
   diags_ = state.diags;
   realDiags_ = state.realDiags;
 }

@@ -17,10 +17,12 @@ void Sema::checkBlock(StmtList &body) {
       break;
     checkStmt(*stmt);
   }
+  checkNestedEffectfulCalls();
   guarded_ = guardedBefore;
 }
 
 void Sema::checkStmt(Stmt &stmt) {
+  checkNestedEffectfulCalls(); // the previous statement's, an if's or a while's condition
   statementValue_ = nullptr;
   arrayDefinitionValue_ = nullptr;
   pendingArray_.reset();

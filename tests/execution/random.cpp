@@ -136,5 +136,29 @@ int main() {
   checks.exact("first s1", (long long)few[0].s1, 2);
   checks.exact("middle s0", (long long)few[1].s0, 3);
 
+  // Draws inside expressions and conditions, each once and in order.
+  {
+    const int n = 40;
+    auto drawStates = pyk::random::create_xoroshiro128p_states(n, 99);
+    std::vector<State> start(n);
+    drawStates.copy_to_host(start);
+    auto dout = pyk::device_empty<float>({n, 2});
+    auto dcounts = pyk::device_empty<std::int32_t>({n});
+    pyk::kernels::inline_draws({2, 32}, drawStates, dout, dcounts);
+    std::vector<float> got(n * 2);
+    std::vector<std::int32_t> counts(n);
+    dout.copy_to_host(got);
+    dcounts.copy_to_host(counts);
+    for (int i = 0; i < n; ++i) {
+      State s = start[i];
+      checks.equal("2u - 1", i, got[i * 2], 2 * unit32(next(s)) - 1);
+      checks.equal("u < 0.5", i, got[i * 2 + 1], unit32(next(s)) < 0.5f ? 1.0f : -1.0f);
+      int tries = 0;
+      while (unit32(next(s)) > 0.25f)
+        ++tries;
+      checks.exact("tries", counts[i], tries);
+    }
+  }
+
   return checks.finish("random");
 }

@@ -690,6 +690,8 @@ CASES = [
                       zeros(np.float32, (7, 4)), zeros(np.float64, (7, 4)), zeros(np.uint64, (7, 4))],
          float32_intermediates=("normal64",),
          note="states from Numba's own host initialisation, seed 12345"),
+    Case("execution/random.pyk", "inline_draws", 2, 32,
+         lambda rng: [rng_states(rng, 40), zeros(np.float32, (40, 2)), zeros(np.int32, 40)]),
     Case("execution/random.pyk", "seed_and_jump", 1, 8,
          lambda rng: [rng_states(rng, 6), np.array([0, 1, 42, 2**63 + 5, 2**64 - 1, 7], np.uint64),
                       zeros(np.uint64, (6, 4))]),
