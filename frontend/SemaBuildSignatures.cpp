@@ -14,6 +14,8 @@
 
 #include "llvm/Support/Casting.h"
 
+#include <functional>
+
 namespace pyk::sema {
 
 using namespace ast;
@@ -74,9 +76,16 @@ struct Use {
   unsigned rank = 0;
   bool asArray = false;
   bool asInteger = false;
+  /// The declared type of a device function's parameter it is passed for
+  /// (`xoroshiro128p_uniform_float32(rng_states, i)`).
+  const Type *passedFor = nullptr;
 };
 
-Use useOf(const FunctionDef &def, const std::string &name) {
+/// The declared type of parameter `index` of the device function `callee`
+/// names, or null.
+using ParameterTypeOf = std::function<const Type *(const std::string &callee, size_t index)>;
+
+Use useOf(const FunctionDef &def, const std::string &name, const ParameterTypeOf &parameterTypeOf) {
   Use use;
   auto isName = [&](const Expr *e) {
     auto *n = e ? dyn_cast<NameExpr>(e) : nullptr;
@@ -102,6 +111,9 @@ Use useOf(const FunctionDef &def, const std::string &name) {
         if (callee && callee->name == "range")
           for (const ExprPtr &arg : call->args)
             use.asInteger |= isName(arg.get());
+        for (size_t i = 0; callee && !use.passedFor && i < call->args.size(); ++i)
+          if (isName(call->args[i].get()))
+            use.passedFor = parameterTypeOf(callee->name, i);
       }
     });
   };
@@ -125,8 +137,18 @@ void Sema::reportUntypedKernel(const FunctionDef &def, const std::vector<const T
     if (index < declared.size() && declared[index] && !declared[index]->isError()) {
       type = declared[index]->str();
     } else {
-      const Use use = useOf(def, param.name);
-      if (use.asArray) {
+      const Use use = useOf(def, param.name, [&](const std::string &callee, size_t i) -> const Type * {
+        const Symbol *symbol = lookupGlobal(callee);
+        const FunctionInfo *function =
+            symbol && symbol->kind == SymbolKind::Function ? info_.infoFor(symbol->function) : nullptr;
+        if (!function || i >= function->params.size() || !function->params[i]->type ||
+            function->params[i]->type->isError())
+          return nullptr;
+        return function->params[i]->type;
+      });
+      if (use.passedFor) {
+        type = use.passedFor->str();
+      } else if (use.asArray) {
         type = "float32[";
         for (unsigned axis = 0; axis < std::max(use.rank, 1u); ++axis)
           type += axis ? ", :" : ":";
