@@ -53,6 +53,7 @@ constexpr MathFunctionInfo mathFunctions[] = {
     {"isinf", "isinf", 1, R::Bool},      {"isfinite", "isfinite", 1, R::Bool},
     {"exp2", "exp2", 1, R::Float},       {"remainder", "remainder", 2, R::Float},
     {"nextafter", "nextafter", 2, R::Float}, {"ldexp", "ldexp", 2, R::Float, true},
+    {"modf", "modf", 1, R::FloatPair},       {"frexp", "frexp", 1, R::FloatAndExponent},
     {"radians", "", 1, R::Float, false, std::numbers::pi / 180},
     {"degrees", "", 1, R::Float, false, 180 / std::numbers::pi},
 };
@@ -110,8 +111,6 @@ constexpr MissingNameEntry missingNames[] = {
     {"numba.complex64", planned}, {"numba.complex128", planned}, {"numba.c8", planned}, {"numba.c16", planned},
     {"numba.bfloat16", planned}, {"numba.from_dtype", planned}, {"np.complex64", planned},
     {"np.complex128", planned}, {"np.dtype", planned}, {"cmath", planned}, {"cmath.*", planned},
-    // Python's math, planned.
-    {"math.modf", planned}, {"math.frexp", planned},
     // Python's math, not for kernels.
     {"math.cbrt", notForKernels}, {"math.comb", notForKernels}, {"math.dist", notForKernels},
     {"math.factorial", notForKernels}, {"math.fma", notForKernels}, {"math.fsum", notForKernels},

@@ -30,8 +30,10 @@ struct MathFunctionInfo {
   std::string_view cName; ///< the C library's double version: "sqrt", "tgamma"
   unsigned arity;
   /// What it returns for float arguments: the float (Float), an int64
-  /// (floor, ceil, trunc) or a bool (isnan, isinf, isfinite).
-  enum class Result { Float, Int64, Bool } result;
+  /// (floor, ceil, trunc), a bool (isnan, isinf, isfinite), or a tuple:
+  /// two floats (modf: the fraction and the whole part) or a float and an
+  /// int32 (frexp: the mantissa and the exponent), as Numba types them.
+  enum class Result { Float, Int64, Bool, FloatPair, FloatAndExponent } result;
   /// ldexp: the second argument is an integer exponent, passed as int32
   /// (Numba's signatures); the first alone decides the float type.
   bool int32Exponent = false;

@@ -343,6 +343,17 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
     return setType(expr, types_.int64Type());
   case MathFunctionInfo::Result::Bool:
     return setType(expr, types_.boolType());
+  case MathFunctionInfo::Result::FloatPair:
+  case MathFunctionInfo::Result::FloatAndExponent:
+    // Computed from its argument held in a local, before the statement.
+    if (&expr != statementValue_) {
+      error(expr.range()) << name << "() returns a tuple, so a call of it must be the whole value of an "
+                          << "assignment or a return, as in 'a, b = " << name << "(x)'";
+      return setType(expr, types_.errorType());
+    }
+    return setType(expr, types_.tuple({expr.operandType, function.result == MathFunctionInfo::Result::FloatPair
+                                                             ? expr.operandType
+                                                             : types_.int32Type()}));
   }
   return setType(expr, types_.errorType());
 }

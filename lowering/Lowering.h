@@ -94,6 +94,9 @@ private:
   /// of a call of a device function that returns a tuple: the call, its
   /// results written to hidden locals, goes to `out` first.
   std::vector<ExprPtr> tupleValues(const ast::Expr &value, SourceRange loc, StmtList &out);
+  /// math.modf(x), math.frexp(x): their two values, from x held in a local
+  /// declared in `out`.
+  std::vector<ExprPtr> mathTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out);
 
   /// The elements of a tuple-typed value: a tuple display, a tuple local or
   /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.

@@ -319,6 +319,11 @@ CASES = [
          lambda rng: [with_values(floats(rng, np.float64, N, -1e6, 1e6), np.nan, np.inf, -np.inf, -0.0, -0.5, 2.5),
                       with_values(floats(rng, np.float32, N, -1e3, 1e3), np.inf, 1.5, np.nan, -1.5),
                       zeros(np.int64, (N, 4)), zeros(np.uint8, (N, 5))]),
+    Case("numba/kernels/math_functions.pyk", "split_floats", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float64, N, -1e6, 1e6), np.nan, np.inf, -np.inf, -0.0, 0.0, -3.0, 5e-324,
+                                  1.7e308, 0.75),
+                      with_values(floats(rng, np.float32, N, -1e3, 1e3), -np.inf, np.nan, -0.0, 1e-45, 3e38, -2.0, 0.5),
+                      zeros(np.float64, (N, 3)), zeros(np.int32, (N, 2)), zeros(np.float32, (N, 3))]),
     # --- numba/kernels/loops.pyk --------------------------------------------
     Case("numba/kernels/loops.pyk", "ranges", 1, 32,
          lambda rng: [ints(rng, np.int64, 32, -20, 20), ints(rng, np.int64, 32, -20, 20),
