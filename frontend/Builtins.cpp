@@ -101,7 +101,6 @@ constexpr MissingNameKind notForKernels = MissingNameKind::NotAvailable;
 /// the vocabulary of LANGUAGE.md that later work (issue 17) implements.
 constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
-    {"cuda.match_all_sync", planned},
     {"cuda.cg", planned}, {"cuda.cg.*", planned}, {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
     {"cuda.libdevice", planned}, {"cuda.libdevice.*", planned}, {"cuda.declare_device", planned},

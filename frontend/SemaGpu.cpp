@@ -47,6 +47,7 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   case Builtin::EqSync:
   case Builtin::BallotSync:
   case Builtin::MatchAnySync:
+  case Builtin::MatchAllSync:
   case Builtin::ActiveMask:
   case Builtin::LaneMaskLt:
     return GpuBuiltinGroup::Warp;
@@ -106,7 +107,7 @@ const Type *Sema::checkGpuMemoryCall(CallExpr &expr, Builtin builtin) {
 
 /// The warp operations, Numba's signatures: (mask, value, lane or delta)
 /// for the shuffles, (mask, predicate) for the votes, (mask, value) for
-/// match_any_sync, () for activemask and lanemask_lt. A mask is an integer
+/// match_any_sync and match_all_sync, () for activemask and lanemask_lt. A mask is an integer
 /// (its low 32 bits count). They read no memory, so unlike barriers they
 /// may stand anywhere in an expression; every lane of the mask must reach
 /// them, as in CUDA.
@@ -166,6 +167,15 @@ const Type *Sema::checkWarpOperation(CallExpr &expr, Builtin builtin) {
   }
   if (builtin == Builtin::MatchAnySync)
     return setType(expr, types_.scalar(ScalarKind::UInt32));
+  if (builtin == Builtin::MatchAllSync) {
+    // (mask, all lanes matched), Numba's tuple, with pyk's uint32 masks.
+    if (&expr != statementValue_) {
+      error(expr.range()) << name << "() returns a tuple, so a call of it must be the whole value of an "
+                          << "assignment or a return, as in 'mask, same = " << name << "(...)'";
+      return setType(expr, types_.errorType());
+    }
+    return setType(expr, types_.tuple({types_.scalar(ScalarKind::UInt32), types_.boolType()}));
+  }
   if (!requireInteger(*expr.args[2], builtin == Builtin::ShflSync ? "source lane" : builtin == Builtin::ShflXorSync ? "lane mask" : "delta"))
     return setType(expr, types_.errorType());
   expr.isWeak = value.isWeak;

@@ -276,6 +276,8 @@ const char *gpuOpName(GpuOpKind op) {
     return "ballot";
   case GpuOpKind::MatchAny:
     return "match_any";
+  case GpuOpKind::MatchAll:
+    return "match_all";
   case GpuOpKind::ActiveMask:
     return "activemask";
   case GpuOpKind::LaneMaskLt:

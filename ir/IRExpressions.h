@@ -442,7 +442,9 @@ public:
 /// Warp operations take a uint32 mask first. Shfl*: (mask, value, lane or
 /// delta or lane mask as int32) -> the value of the source lane (the
 /// caller's own when the source lies outside the warp); Vote*: (mask, bool)
-/// -> bool, Ballot -> uint32; MatchAny: (mask, value) -> uint32;
+/// -> bool, Ballot -> uint32; MatchAny: (mask, value) -> uint32; MatchAll:
+/// (mask, value) -> the mask when every lane of it has the same value, else
+/// 0 (CUDA's __match_all_sync, its predicate that result != 0);
 /// ActiveMask and LaneMaskLt: () -> uint32; SyncWarp: (mask).
 enum class GpuOpKind {
   SyncThreads,
@@ -462,6 +464,7 @@ enum class GpuOpKind {
   VoteEq,
   Ballot,
   MatchAny,
+  MatchAll,
   ActiveMask,
   LaneMaskLt,
 };

@@ -259,6 +259,7 @@ private:
         result = g.op == GpuOpKind::Ballot ? u32 : boolType;
         break;
       case GpuOpKind::MatchAny:
+      case GpuOpKind::MatchAll:
         operands = {u32, g.args.size() == 2 ? g.args[1]->type() : i32};
         result = u32;
         break;

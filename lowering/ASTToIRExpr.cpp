@@ -374,6 +374,8 @@ std::optional<GpuOpKind> Lowering::gpuOpOf(Builtin builtin) {
     return GpuOpKind::Ballot;
   case Builtin::MatchAnySync:
     return GpuOpKind::MatchAny;
+  case Builtin::MatchAllSync:
+    return GpuOpKind::MatchAll;
   case Builtin::ActiveMask:
     return GpuOpKind::ActiveMask;
   case Builtin::LaneMaskLt:
@@ -444,9 +446,13 @@ ExprPtr Lowering::gpuOp(const ast::CallExpr &e, GpuOpKind op) {
       else if (i == 2)
         args.push_back(castTo(expr(arg), i32));
       else
-        args.push_back(castTo(expr(arg), op == GpuOpKind::MatchAny ? toIRType(arg.type) : toIRType(e.type)));
+        args.push_back(castTo(expr(arg), op == GpuOpKind::MatchAny || op == GpuOpKind::MatchAll
+                                             ? toIRType(arg.type)
+                                             : toIRType(e.type)));
     }
-    return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
+    // match_all_sync's tuple is made from its mask (mathTuple's caller).
+    const Type type = op == GpuOpKind::MatchAll ? Type::scalarType(ScalarKind::UInt32) : toIRType(e.type);
+    return std::make_unique<GpuOp>(e.range(), op, type, std::move(args));
   }
   for (const ast::ExprPtr &arg : e.args)
     args.push_back(predicate(*arg, i32));

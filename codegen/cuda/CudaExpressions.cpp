@@ -182,9 +182,11 @@ Code FunctionEmitter::expr(const Expr &e) {
         "__syncthreads",    "__syncthreads_count",  "__syncthreads_and", "__syncthreads_or", "__threadfence_block",
         "__threadfence",    "__threadfence_system", "__syncwarp",        "__shfl_sync",      "__shfl_up_sync",
         "__shfl_down_sync", "__shfl_xor_sync",      "__all_sync",        "__any_sync",       "__uni_sync",
-        "__ballot_sync",    "__match_any_sync",     "__activemask",      "pyk_lanemask_lt"};
+        "__ballot_sync",    "__match_any_sync",     "pyk_match_all",     "__activemask",     "pyk_lanemask_lt"};
     if (g.op == GpuOpKind::LaneMaskLt)
       helpers_.insert(Helper::LaneMaskLt);
+    if (g.op == GpuOpKind::MatchAll)
+      helpers_.insert(Helper::MatchAll);
     std::string text = std::string(spelling[static_cast<int>(g.op)]) + "(";
     for (size_t i = 0; i < g.args.size(); ++i)
       text += (i ? ", " : "") + expr(*g.args[i]).text;

@@ -18,6 +18,8 @@ const char *helperName(Helper helper) {
     return "pyk_laneid";
   case Helper::LaneMaskLt:
     return "pyk_lanemask_lt";
+  case Helper::MatchAll:
+    return "pyk_match_all";
   case Helper::DynamicShared:
     return "pyk_dynamic_shared";
   case Helper::AtomicBits:
@@ -69,6 +71,8 @@ const char *sectionName(Helper helper) {
     return "LaneId";
   case Helper::LaneMaskLt:
     return "LaneMaskLt";
+  case Helper::MatchAll:
+    return "MatchAll";
   case Helper::DynamicShared:
     return "DynamicShared";
   case Helper::AtomicBits:

@@ -21,6 +21,7 @@ enum class Helper {
   FloatToInt,
   LaneId,
   LaneMaskLt,
+  MatchAll,
   DynamicShared,
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
   AtomicBits, // the integer that holds a value's bits (used by the next ones)

@@ -78,6 +78,17 @@ __device__ __forceinline__ uint32_t pyk_lanemask_lt() {
 }
 #endif
 
+// pyk-helper: MatchAll
+// cuda.match_all_sync's mask: the mask when every lane of it has the same
+// value, else 0 (its predicate is that mask != 0; the CPU device's
+// pyk/CudaOnCpu.h has its own).
+#ifndef PYK_CUDA_ON_CPU
+template <typename T> __device__ __forceinline__ uint32_t pyk_match_all(uint32_t mask, T value) {
+    int all;
+    return __match_all_sync(mask, value, &all);
+}
+#endif
+
 // pyk-helper: DynamicShared
 // cuda.shared.array(0, T): the launch's dynamic shared memory, and its size
 // (PTX's %dynamic_smem_size; the CPU device's pyk/CudaOnCpu.h has its own).

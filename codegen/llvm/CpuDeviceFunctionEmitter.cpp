@@ -362,6 +362,8 @@ llvm::Value *CpuDeviceFunctionEmitter::warpOp(const GpuOp &g, std::vector<llvm::
     return builder_.CreateSub(builder_.CreateShl(builder_.getInt32(1), lane), builder_.getInt32(1));
   case GpuOpKind::MatchAny:
     return runtime("pyk_cpu_warp_match_any", i32, {args[0], builder_.CreateZExt(asBits(args[1]), i64), where});
+  case GpuOpKind::MatchAll:
+    return runtime("pyk_cpu_warp_match_all", i32, {args[0], builder_.CreateZExt(asBits(args[1]), i64), where});
   case GpuOpKind::VoteAll:
   case GpuOpKind::VoteAny:
   case GpuOpKind::VoteEq:

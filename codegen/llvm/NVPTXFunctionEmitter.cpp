@@ -163,6 +163,13 @@ llvm::Value *NVPTXFunctionEmitter::warpOp(const GpuOp &g, std::vector<llvm::Valu
                                                    : llvm::Intrinsic::nvvm_match_any_sync_i32;
     return builder_.CreateIntrinsic(id, {}, {args[0], bits});
   }
+  case GpuOpKind::MatchAll: {
+    // {mask or 0, whether all matched}: the predicate is the mask != 0.
+    llvm::Value *bits = asBits(args[1]);
+    const I id = bits->getType()->isIntegerTy(64) ? llvm::Intrinsic::nvvm_match_all_sync_i64p
+                                                   : llvm::Intrinsic::nvvm_match_all_sync_i32p;
+    return builder_.CreateExtractValue(builder_.CreateIntrinsic(id, {}, {args[0], bits}), 0);
+  }
   case GpuOpKind::ActiveMask:
     return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_activemask, {}, {});
   case GpuOpKind::LaneMaskLt:

@@ -48,7 +48,7 @@ namespace pyk::detail {
 /// The four barrier operations; the threads of one barrier must use the same.
 enum class BarrierOp : std::uint8_t { Sync, Count, And, Or };
 /// The warp operations; the lanes of one mask must use the same.
-enum class WarpOp : std::uint8_t { Sync, Shuffle, Ballot, MatchAny };
+enum class WarpOp : std::uint8_t { Sync, Shuffle, Ballot, MatchAny, MatchAll };
 
 class BlockScheduler {
 public:

@@ -46,6 +46,8 @@ const char *warpOperationName(WarpOp op) {
     return "a warp vote";
   case WarpOp::MatchAny:
     return "cuda.match_any_sync()";
+  case WarpOp::MatchAll:
+    return "cuda.match_all_sync()";
   }
   __builtin_unreachable();
 }
@@ -181,6 +183,18 @@ void BlockScheduler::completeWarpOperation(std::uint32_t warp, std::uint32_t mas
       lane.result = equal;
     }
     break;
+  case WarpOp::MatchAll: {
+    // Each lane gets the mask it gave, as CUDA's __match_all_sync returns.
+    const std::uint64_t first = lanes[lowestLane(mask)].value;
+    bool same = true;
+    for (std::uint32_t rest = mask; rest; rest &= rest - 1)
+      same = same && lanes[lowestLane(rest)].value == first;
+    for (std::uint32_t rest = mask; rest; rest &= rest - 1) {
+      ThreadState &lane = lanes[lowestLane(rest)];
+      lane.result = same ? lane.mask : 0;
+    }
+    break;
+  }
   }
   warps_[warp].waiting &= ~mask;
   for (std::uint32_t rest = mask; rest; rest &= rest - 1) {
@@ -219,6 +233,10 @@ extern "C" uint32_t pyk_cpu_warp_ballot(uint32_t mask, int32_t predicate, const 
 
 extern "C" uint32_t pyk_cpu_warp_match_any(uint32_t mask, uint64_t value, const char *where) {
   return static_cast<uint32_t>(scheduler().warpOperation(WarpOp::MatchAny, mask, value, 0, where));
+}
+
+extern "C" uint32_t pyk_cpu_warp_match_all(uint32_t mask, uint64_t value, const char *where) {
+  return static_cast<uint32_t>(scheduler().warpOperation(WarpOp::MatchAll, mask, value, 0, where));
 }
 
 extern "C" uint32_t pyk_cpu_warp_activemask(void) {

@@ -175,6 +175,24 @@ int main() {
       checks.equal("warps", t * 13 + k, double(w[t * 13 + k]), double(want[k]));
   }
 
+  // match_all_sync: warp 0 agrees everywhere, warp 1 nowhere in full and,
+  // in its lower half, only by its 64-bit values' low bits.
+  std::vector<std::int32_t> keys(64, 5);
+  std::vector<double> wide(64, 2.5);
+  keys[40] = 6;
+  wide[33] = 2.5 + 1e-9;
+  auto dmatched = pyk::device_empty<std::int64_t>({64, 4});
+  pyk::kernels::match_all({2, 32}, pyk::to_device(keys), pyk::to_device(wide), dmatched);
+  std::vector<std::int64_t> matched(64 * 4);
+  dmatched.copy_to_host(matched);
+  for (int t = 0; t < 64; ++t) {
+    const bool first = t < 32, low = t % 32 < 16;
+    const std::int64_t want[] = {first ? 0xFFFFFFFFll : 0, first ? 1 : 0, low ? (first ? 0xFFFFll : 0) : -1,
+                                 low ? (first ? 1 : 0) : -1};
+    for (int k = 0; k < 4; ++k)
+      checks.exact("match_all_sync", matched[t * 4 + k], want[k]);
+  }
+
   std::vector<std::uint32_t> xs = {0, 1, 0x80000000u, 0xF0F0u, 12345678u};
   std::vector<std::uint64_t> ys = {0, 1, 1ull << 63, 0xF0F0F0F0F0ull, 987654321987ull};
   auto dxs = pyk::to_device(xs);

@@ -97,6 +97,9 @@ PYK_CPU_ABI uint32_t pyk_cpu_warp_ballot(uint32_t mask, int32_t predicate, const
 /// match_any_sync: the lanes of the effective mask whose value equals the
 /// caller's.
 PYK_CPU_ABI uint32_t pyk_cpu_warp_match_any(uint32_t mask, uint64_t value, const char *where);
+/// match_all_sync: the caller's mask when every lane of the effective mask
+/// has the same value, else 0.
+PYK_CPU_ABI uint32_t pyk_cpu_warp_match_all(uint32_t mask, uint64_t value, const char *where);
 /// activemask(): the lanes of the caller's warp that have not returned. Not
 /// a rendezvous: it does not wait for any lane.
 PYK_CPU_ABI uint32_t pyk_cpu_warp_activemask(void);

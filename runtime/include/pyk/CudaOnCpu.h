@@ -156,6 +156,11 @@ template <typename T> unsigned matchAny(const char *where, unsigned mask, T valu
   return pyk_cpu_warp_match_any(mask, toBits(value), where);
 }
 
+template <typename T> unsigned matchAll(const char *where, unsigned mask, T value) {
+  KeepThreadIndex keep;
+  return pyk_cpu_warp_match_all(mask, toBits(value), where);
+}
+
 /// The value of lane `source` of the caller's segment of `width` lanes, or
 /// the caller's own when `source` lies outside the segment (as CUDA's
 /// shuffles define it).
@@ -263,6 +268,8 @@ constexpr int warpSize = 32;
 #define __any_sync(mask, predicate) ::pyk::cuda_on_cpu::anySync(PYK_CUDA_ON_CPU_WHERE, mask, predicate)
 #define __uni_sync(mask, predicate) ::pyk::cuda_on_cpu::uniSync(PYK_CUDA_ON_CPU_WHERE, mask, predicate)
 #define __match_any_sync(mask, value) ::pyk::cuda_on_cpu::matchAny(PYK_CUDA_ON_CPU_WHERE, mask, value)
+// The prelude's helper (prelude.cuh, MatchAll), at the call's own line.
+#define pyk_match_all(mask, value) ::pyk::cuda_on_cpu::matchAll(PYK_CUDA_ON_CPU_WHERE, mask, value)
 #define __shfl_sync(...) ::pyk::cuda_on_cpu::shfl(PYK_CUDA_ON_CPU_WHERE, __VA_ARGS__)
 #define __shfl_up_sync(...) ::pyk::cuda_on_cpu::shflUp(PYK_CUDA_ON_CPU_WHERE, __VA_ARGS__)
 #define __shfl_down_sync(...) ::pyk::cuda_on_cpu::shflDown(PYK_CUDA_ON_CPU_WHERE, __VA_ARGS__)
