@@ -291,9 +291,7 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     return setType(expr, types_.errorType());
   if (objectType->isRecord())
     return checkRecordField(expr, *expr.object, expr.attribute, expr.attributeRange);
-  if (objectType->isRecordArray())
-    return checkRecordArrayAttribute(expr);
-  if (objectType->isArray()) {
+  if (objectType->isArray() || objectType->isRecordArray()) {
     if (expr.attribute == "shape") {
       expr.builtin = Builtin::ArrayShape;
       return setType(expr, types_.tuple(std::vector<const Type *>(objectType->rank(), types_.int64Type())));
@@ -307,6 +305,11 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
       expr.isWeak = true;
       expr.constant = ConstantValue::ofInt(objectType->rank());
       return setType(expr, types_.int64Type());
+    }
+    if (objectType->isRecordArray()) {
+      error(expr.attributeRange) << "an array of " << objectType->record()->name << " has no attribute '"
+                                 << expr.attribute << "'; it has shape, size and ndim, and its elements have fields";
+      return setType(expr, types_.errorType());
     }
     if (expr.attribute == "dtype") {
       const std::string array = sourceText(expr.object->range());

@@ -338,8 +338,6 @@ private:
                                SourceRange fieldRange);
   /// `states[i]['s0']`.
   const Type *checkRecordFieldByName(ast::SubscriptExpr &expr);
-  /// `states.shape`, `.size`, `.ndim`.
-  const Type *checkRecordArrayAttribute(ast::AttributeExpr &expr);
   /// Checks an assignment to `target` when it is a record's field; false
   /// when it is not one.
   bool assignToRecordField(ast::Expr &target, const Type *valueType, SourceRange valueRange);

@@ -1,7 +1,7 @@
 //===- SemaRecords.cpp - Arrays of records and their fields ---------------===//
 //
 // An array of records (`states: xoroshiro128p_type[:]`) has a length, a
-// shape and a size as a 1-D array has. One of its elements, `states[i]`,
+// shape and a size as a 1-D array has (SemaExpr.cpp). One of its elements, `states[i]`,
 // is only the object of a field access: `states[i]['s0']` or
 // `states[i].s0`, read, assigned or updated (`+=`) as an array element is.
 // A whole record as a value (`r = states[i]`, `states[i] = states[j]`) is
@@ -52,26 +52,6 @@ const Type *Sema::checkRecordFieldByName(SubscriptExpr &expr) {
     return setType(expr, types_.errorType());
   }
   return checkRecordField(expr, *expr.object, name->value, name->range());
-}
-
-const Type *Sema::checkRecordArrayAttribute(AttributeExpr &expr) {
-  if (expr.attribute == "shape") {
-    expr.builtin = Builtin::ArrayShape;
-    return setType(expr, types_.tuple({types_.int64Type()}));
-  }
-  if (expr.attribute == "size") {
-    expr.builtin = Builtin::ArraySize;
-    return setType(expr, types_.int64Type());
-  }
-  if (expr.attribute == "ndim") {
-    expr.builtin = Builtin::ArrayNdim;
-    expr.isWeak = true;
-    expr.constant = ConstantValue::ofInt(1);
-    return setType(expr, types_.int64Type());
-  }
-  error(expr.attributeRange) << "an array of " << expr.object->type->record()->name << " has no attribute '"
-                             << expr.attribute << "'; it has shape, size and ndim, and its elements have fields";
-  return setType(expr, types_.errorType());
 }
 
 bool Sema::assignToRecordField(Expr &target, const Type *valueType, SourceRange valueRange) {

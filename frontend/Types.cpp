@@ -67,19 +67,15 @@ const Type *TypeContext::tuple(const std::vector<const Type *> &elements) {
   return slot;
 }
 
-const Type *TypeContext::recordArray(const RecordType &record) {
-  auto &slot = records_[{&record, true}];
-  if (!slot) {
-    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::RecordArray, ScalarKind::Bool, 1, {}, true, &record)));
-    slot = owned_.back().get();
-  }
-  return slot;
-}
+const Type *TypeContext::recordArray(const RecordType &record) { return recordType(record, /*array=*/true); }
 
-const Type *TypeContext::record(const RecordType &record) {
-  auto &slot = records_[{&record, false}];
+const Type *TypeContext::record(const RecordType &record) { return recordType(record, /*array=*/false); }
+
+const Type *TypeContext::recordType(const RecordType &record, bool array) {
+  auto &slot = records_[{&record, array}];
   if (!slot) {
-    owned_.push_back(std::unique_ptr<Type>(new Type(Type::Kind::Record, ScalarKind::Bool, 0, {}, true, &record)));
+    owned_.push_back(std::unique_ptr<Type>(new Type(array ? Type::Kind::RecordArray : Type::Kind::Record,
+                                                    ScalarKind::Bool, array ? 1 : 0, {}, true, &record)));
     slot = owned_.back().get();
   }
   return slot;

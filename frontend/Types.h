@@ -102,6 +102,8 @@ public:
   const Type *record(const RecordType &record);
 
 private:
+  const Type *recordType(const RecordType &record, bool array);
+
   std::vector<std::unique_ptr<Type>> owned_;
   const Type *error_;
   const Type *void_;
