@@ -625,64 +625,6 @@ void Sema::checkAssert(AssertStmt &stmt) {
                          << " are not supported as an assert's message; write a plain string literal";
 }
 
-bool Sema::isRangeCall(const Expr &expr) {
-  auto *call = dyn_cast<CallExpr>(&expr);
-  auto *callee = call ? dyn_cast<NameExpr>(call->callee.get()) : nullptr;
-  // Numba's prange runs as range in a CUDA kernel.
-  const Symbol *calleeSymbol = callee ? lookup(callee->name) : nullptr;
-  return callee && ((callee->name == "range" && !calleeSymbol) ||
-                    (calleeSymbol && calleeSymbol->kind == SymbolKind::Builtin &&
-                     calleeSymbol->builtin == Builtin::Prange));
-}
-
-bool Sema::checkRange(ForStmt &stmt) {
-  assert(isRangeCall(*stmt.iterable) && "other loops are rewritten into range loops first");
-  auto *call = llvm::cast<CallExpr>(stmt.iterable.get());
-  if (!call->keywords.empty()) {
-    error(call->keywords.front().nameRange) << "range() takes no keyword arguments";
-    return false;
-  }
-  if (call->args.empty() || call->args.size() > 3) {
-    error(call->range()) << "range() takes 1 to 3 arguments (start, stop, step), not " << call->args.size();
-    return false;
-  }
-  bool ok = true;
-  std::optional<PromotionOperand> common;
-  for (ExprPtr &arg : call->args) {
-    const Type *type = checkValue(*arg);
-    if (type->isError()) {
-      ok = false;
-      continue;
-    }
-    if (!type->isScalar() || !isInteger(type->scalarKind())) {
-      error(arg->range()) << "range() takes integers, not " << type->str();
-      ok = false;
-      continue;
-    }
-    common = common ? promote(*common, promotionOperand(*arg)) : promotionOperand(*arg);
-  }
-  if (!ok)
-    return false;
-  ScalarKind kind = common->kind;
-  for (ExprPtr &arg : call->args)
-    if (!checkLiteralFits(*arg, kind))
-      return false;
-  const size_t count = call->args.size();
-  stmt.rangeStart = count >= 2 ? &call->args[0] : nullptr;
-  stmt.rangeStop = count >= 2 ? &call->args[1] : &call->args[0];
-  stmt.rangeStep = count == 3 ? &call->args[2] : nullptr;
-  if (stmt.rangeStep && (*stmt.rangeStep)->constant && (*stmt.rangeStep)->constant->intValue == 0) {
-    error((*stmt.rangeStep)->range()) << "range() step must not be zero";
-    return false;
-  }
-  // Python's range never overflows: count in 64 bits, or `range(0, u, 100)`
-  // on a uint8 u would wrap from 200 to 44 and never stop.
-  if (byteWidth(kind) < 8)
-    kind = ScalarKind::Int64;
-  stmt.inductionType = types_.scalar(kind);
-  return true;
-}
-
 void Sema::checkReturn(ReturnStmt &stmt) {
   const bool hasValue = stmt.value && !isa<NoneLiteralExpr>(*stmt.value);
   if (function_->kind == FunctionKind::Kernel) {

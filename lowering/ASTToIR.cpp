@@ -346,69 +346,6 @@ std::vector<ExprPtr> Lowering::tupleValues(const ast::Expr &value, SourceRange l
   return values;
 }
 
-/// modf(x) = (copysign(x - trunc(x), x), trunc(x)), the fraction 0 for an
-/// infinite x; frexp(x) = (ldexp(x, -e), e) with e = logb(x) + 1, for x
-/// finite and not 0, else (x, 0): C's results, which libdevice's are too,
-/// from functions every backend has.
-std::vector<ExprPtr> Lowering::mathTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out) {
-  const MathFunctionInfo &function = *call.mathFunction;
-  const Type floatType = toIRType(call.operandType);
-  const Type int32 = Type::scalarType(ScalarKind::Int32);
-  auto hold = [&](const std::string &name, ExprPtr value) {
-    Variable *var = function_.addHiddenLocal(uniqueName("pyk_" + std::string(function.name) + "_" + name),
-                                             value->type(), loc);
-    out.push_back(std::make_unique<Declare>(loc, var, std::move(value)));
-    declared_.insert(var);
-    return var;
-  };
-  const Variable *x = hold("x", castTo(expr(*call.args.front()), floatType));
-  auto ref = [&](const Variable *var) { return std::make_unique<VarRef>(loc, var); };
-  auto number = [&](Type type, double value) {
-    return std::make_unique<Constant>(loc, type, isFloat(type.scalar) ? 0 : static_cast<int64_t>(value), value);
-  };
-  auto math = [&](const char *name, std::vector<ExprPtr> args) {
-    return std::make_unique<MathCall>(loc, floatType, name, std::move(args));
-  };
-  auto infinite = [&] {
-    return std::make_unique<Compare>(loc, CompareOp::Eq, std::make_unique<Unary>(loc, UnaryOp::Abs, ref(x)),
-                                     number(floatType, __builtin_inf()));
-  };
-  std::vector<ExprPtr> values;
-  if (function.result == MathFunctionInfo::Result::FloatPair) {
-    std::vector<ExprPtr> whole;
-    whole.push_back(ref(x));
-    ExprPtr fraction = std::make_unique<Binary>(loc, BinaryOp::Sub, ref(x), math("trunc", std::move(whole)));
-    std::vector<ExprPtr> signedFraction;
-    signedFraction.push_back(
-        std::make_unique<Select>(loc, infinite(), number(floatType, 0), std::move(fraction)));
-    signedFraction.push_back(ref(x));
-    values.push_back(math("copysign", std::move(signedFraction)));
-    std::vector<ExprPtr> truncated;
-    truncated.push_back(ref(x));
-    values.push_back(math("trunc", std::move(truncated)));
-    return values;
-  }
-  assert(function.result == MathFunctionInfo::Result::FloatAndExponent && "only modf and frexp give tuples");
-  auto finiteNonZero = [&] {
-    return std::make_unique<Logical>(
-        loc, LogicalOp::And, std::make_unique<Compare>(loc, CompareOp::Ne, ref(x), number(floatType, 0)),
-        std::make_unique<Compare>(loc, CompareOp::Lt, std::make_unique<Unary>(loc, UnaryOp::Abs, ref(x)),
-                                  number(floatType, __builtin_inf())));
-  };
-  std::vector<ExprPtr> logbArgs;
-  logbArgs.push_back(ref(x));
-  ExprPtr exponent = std::make_unique<Binary>(loc, BinaryOp::Add, castTo(math("logb", std::move(logbArgs)), int32),
-                                              number(int32, 1));
-  const Variable *e = hold("exponent", std::make_unique<Select>(loc, finiteNonZero(), std::move(exponent),
-                                                                 number(int32, 0)));
-  std::vector<ExprPtr> ldexpArgs;
-  ldexpArgs.push_back(ref(x));
-  ldexpArgs.push_back(std::make_unique<Unary>(loc, UnaryOp::Neg, ref(e)));
-  values.push_back(std::make_unique<Select>(loc, finiteNonZero(), math("ldexp", std::move(ldexpArgs)), ref(x)));
-  values.push_back(ref(e));
-  return values;
-}
-
 // --- Statements -----------------------------------------------------------
 void Lowering::block(const ast::StmtList &stmts, StmtList &out) {
   for (const ast::StmtPtr &s : stmts)

@@ -624,41 +624,6 @@ ExprPtr Lowering::roundToDigits(const ast::CallExpr &e) {
                                   scaled(false, power(true), power(true)));
 }
 
-/// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
-/// and trunc then become int64; isnan, isinf and isfinite are comparisons.
-ExprPtr Lowering::math(const ast::CallExpr &e) {
-  const MathFunctionInfo &function = *e.mathFunction;
-  const Type floatType = toIRType(e.operandType);
-  std::vector<ExprPtr> args;
-  for (const ast::ExprPtr &arg : e.args) {
-    const bool exponent = function.int32Exponent && !args.empty();
-    args.push_back(castTo(expr(*arg), exponent ? Type::scalarType(ScalarKind::Int32) : floatType));
-  }
-  const SourceRange loc = e.range();
-  auto infinity = [&] { return std::make_unique<Constant>(loc, floatType, 0, __builtin_inf()); };
-  if (function.name == "isnan") {
-    // NaN is the one value unequal to itself; the operand is pure, so
-    // evaluating it twice is safe.
-    ExprPtr again = expr(*e.args.front());
-    return std::make_unique<Compare>(loc, CompareOp::Ne, std::move(args.front()), castTo(std::move(again), floatType));
-  }
-  if (function.name == "isinf" || function.name == "isfinite") {
-    ExprPtr magnitude = std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
-    return std::make_unique<Compare>(loc, function.name == "isinf" ? CompareOp::Eq : CompareOp::Lt,
-                                     std::move(magnitude), infinity());
-  }
-  if (function.name == "fabs")
-    return std::make_unique<Unary>(loc, UnaryOp::Abs, std::move(args.front()));
-  if (function.factor != 0)
-    return std::make_unique<Binary>(loc, BinaryOp::Mul,
-                                    std::make_unique<Constant>(loc, floatType, 0, function.factor),
-                                    std::move(args.front()));
-  ExprPtr call = std::make_unique<MathCall>(loc, floatType, std::string(function.cName), std::move(args));
-  if (function.result == MathFunctionInfo::Result::Int64)
-    return castTo(std::move(call), Type::scalarType(ScalarKind::Int64));
-  return call;
-}
-
 ExprPtr Lowering::unary(const ast::UnaryExpr &e) {
   if (e.op == ast::UnaryOp::Not)
     return std::make_unique<Unary>(e.range(), UnaryOp::Not, truthOf(*e.operand));
