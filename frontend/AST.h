@@ -259,6 +259,8 @@ public:
   const Type *operandType = nullptr;
   /// Set by Sema for math functions: which one.
   const MathFunctionInfo *mathFunction = nullptr;
+  /// Set by Sema for cuda.libdevice functions: which one.
+  const LibdeviceFunction *libdeviceFunction = nullptr;
   /// Set by Sema for a call of a device function: its definition.
   const FunctionDef *calleeDef = nullptr;
 };

@@ -103,7 +103,7 @@ constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
     {"cuda.cg", planned}, {"cuda.cg.*", planned}, {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
-    {"cuda.libdevice", planned}, {"cuda.libdevice.*", planned}, {"cuda.declare_device", planned},
+    {"cuda.declare_device", planned},
     {"cuda.nanosleep", planned},
     // Types, planned.
     {"complex64", planned}, {"complex128", planned}, {"c8", planned}, {"c16", planned}, {"bfloat16", planned},
@@ -188,6 +188,8 @@ bool isKnownUnimplementedBuiltin(std::string_view name) {
 
 std::vector<std::string_view> builtinNamesIn(std::string_view prefix) {
   std::vector<std::string_view> names;
+  if (prefix == "cuda.libdevice")
+    return libdeviceFunctionNames();
   if (prefix == "math") {
     for (const MathFunctionInfo &function : mathFunctions)
       names.push_back(function.name);

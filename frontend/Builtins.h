@@ -8,6 +8,7 @@
 #ifndef PYK_FRONTEND_BUILTINS_H
 #define PYK_FRONTEND_BUILTINS_H
 
+#include "LibdeviceFunctions.h"
 #include <optional>
 #include <string_view>
 #include <vector>

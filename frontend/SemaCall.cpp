@@ -101,6 +101,13 @@ const Type *Sema::checkCall(CallExpr &expr) {
                                             : mathFunction(llvm::cast<AttributeExpr>(*expr.callee).attribute);
     return checkMath(expr, *function);
   }
+  if (expr.callee->builtin == Builtin::LibdeviceFunction) {
+    expr.function = Builtin::LibdeviceFunction;
+    auto *name = dyn_cast<NameExpr>(expr.callee.get()); // from numba.cuda.libdevice import sinf
+    const LibdeviceFunction *function = name ? name->symbol->libdeviceFunction
+                                             : libdeviceFunction(llvm::cast<AttributeExpr>(*expr.callee).attribute);
+    return checkLibdevice(expr, *function);
+  }
   error(expr.callee->range()) << describe(*expr.callee) << " cannot be called";
   return setType(expr, types_.errorType());
 }
@@ -645,7 +652,7 @@ namespace {
 
 /// Whether lowering evaluates each operand of `e` exactly once, in place:
 /// arithmetic, a single comparison, a conversion, a math function (not
-/// isnan, which reads its operand twice). A chained comparison, a
+/// isnan, which reads its operand twice), a libdevice function of one value. A chained comparison, a
 /// conditional expression, `and`/`or` and `not` are not: they may evaluate
 /// an operand twice, or one that Python skips.
 bool evaluatesOperandsOnce(const Expr &e) {
@@ -656,7 +663,7 @@ bool evaluatesOperandsOnce(const Expr &e) {
   if (auto *compare = dyn_cast<CompareExpr>(&e))
     return compare->ops.size() == 1;
   if (auto *call = dyn_cast<CallExpr>(&e))
-    return call->function == Builtin::Cast ||
+    return call->function == Builtin::Cast || call->function == Builtin::LibdeviceFunction ||
            (call->function == Builtin::MathFunction && call->mathFunction && call->mathFunction->name != "isnan");
   return false;
 }

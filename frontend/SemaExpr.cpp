@@ -357,6 +357,10 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
       return setType(expr, types_.voidType());
     }
   }
+  if (module == Builtin::LibdeviceModule && libdeviceFunction(expr.attribute)) {
+    expr.builtin = Builtin::LibdeviceFunction;
+    return setType(expr, types_.voidType());
+  }
   std::string dotted = std::string(builtinName(expr.object->builtin)) + "." + expr.attribute;
   if (auto builtin = builtinFromName(dotted)) {
     expr.builtin = *builtin;

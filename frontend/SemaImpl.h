@@ -369,6 +369,7 @@ private:
   const Type *checkRoundDigits(ast::CallExpr &expr);
   const Type *checkMinMax(ast::CallExpr &expr, bool isMin);
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
+  const Type *checkLibdevice(ast::CallExpr &expr, const LibdeviceFunction &function);
   const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);
   // --- GPU memory builtins (SemaGpu.cpp) ------------------------------------
   static bool isGpuMemoryBuiltin(Builtin builtin);
@@ -655,6 +656,7 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::CudaLocal:
   case Builtin::CudaConst:
   case Builtin::CudaAtomic:
+  case Builtin::LibdeviceModule:
     return true;
   default:
     return false;

@@ -27,6 +27,8 @@ static Builtin moduleBuiltin(const std::string &module) {
     return Builtin::NumbaModule;
   if (module == "numba.cuda")
     return Builtin::CudaModule;
+  if (module == "numba.cuda.libdevice")
+    return Builtin::LibdeviceModule;
   if (module == "numba.types" || module == "numba.core.types" || module == "numba.cuda.types")
     return Builtin::NumbaTypesModule;
   return Builtin::None;
@@ -125,6 +127,14 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
   if (module == "numba.cuda")
     if (auto builtin = builtinFromName("cuda." + name.name))
       return bind(*builtin);
+  if (module == "numba.cuda.libdevice")
+    if (const LibdeviceFunction *function = libdeviceFunction(name.name)) {
+      Symbol symbol{SymbolKind::Builtin, bound, name.range, nullptr, std::nullopt, ScalarKind::Bool,
+                    Builtin::LibdeviceFunction, nullptr, 0};
+      symbol.libdeviceFunction = function;
+      addSymbol(moduleScope_, std::move(symbol));
+      return true;
+    }
   // The state type of numba.cuda.random is predeclared, as type names are;
   // its device functions were spliced in by ModuleImports.cpp.
   if (module == "numba.cuda.random" && recordTypeNamed(name.name) && bound == name.name)

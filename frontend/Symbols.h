@@ -102,6 +102,8 @@ struct Symbol {
   std::shared_ptr<const ConstantArray> constantArray = nullptr;
   /// Builtin::MathFunction (imported with `from math import sqrt`): which.
   const MathFunctionInfo *mathFunction = nullptr;
+  /// Builtin::LibdeviceFunction (`from numba.cuda.libdevice import sinf`): which.
+  const LibdeviceFunction *libdeviceFunction = nullptr;
   /// Signature constants (`sig = "void(float32[:])"`, `SIGS = [...]`): the
   /// value, read where a decorator names the constant.
   ast::Expr *signatureValue = nullptr;

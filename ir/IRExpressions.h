@@ -8,6 +8,7 @@
 #ifndef PYK_IR_IREXPRESSIONS_H
 #define PYK_IR_IREXPRESSIONS_H
 
+#include "LibdeviceFunctions.h"
 #include "SourceFile.h"
 #include "ScalarTypes.h"
 
@@ -403,6 +404,23 @@ public:
   PYK_IR_CLASSOF(MathCall)
   std::string name;
   std::vector<ExprPtr> args;
+};
+
+/// libdevice.NAME(...): libdevice's function __nv_NAME (basic/LibdeviceFunctions.h)
+/// on arguments of its parameters' kernel types. `output` says which of its
+/// values this is: -1 what it returns, k the value its k-th pointer
+/// parameter points to; a function with several values is called once per
+/// value (they are pure). On a GPU it is libdevice's own function, on the
+/// CPU device the runtime's of the same name.
+class LibdeviceCall : public Expr {
+public:
+  LibdeviceCall(SourceRange loc, Type type, const LibdeviceFunction *function, std::vector<ExprPtr> args,
+                int output)
+      : Expr(NodeKind::LibdeviceCall, loc, type), function(function), args(std::move(args)), output(output) {}
+  PYK_IR_CLASSOF(LibdeviceCall)
+  const LibdeviceFunction *function;
+  std::vector<ExprPtr> args;
+  int output;
 };
 
 /// A copy of `e` when evaluating it again gives the same value within one

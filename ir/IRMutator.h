@@ -73,6 +73,9 @@ template <typename F> void rewriteExpr(ExprPtr &slot, F &&f) {
   case NodeKind::MathCall:
     each(llvm::cast<MathCall>(e).args);
     break;
+  case NodeKind::LibdeviceCall:
+    each(llvm::cast<LibdeviceCall>(e).args);
+    break;
   case NodeKind::Call:
     each(llvm::cast<Call>(e).args);
     break;

@@ -167,6 +167,19 @@ public:
       os_ << ")";
       return;
     }
+    case NodeKind::LibdeviceCall: {
+      auto &l = cast<LibdeviceCall>(e);
+      os_ << "libdevice." << l.function->name;
+      if (l.output >= 0)
+        os_ << ".out" << l.output;
+      os_ << ":" << e.type().str() << "(";
+      for (size_t i = 0; i < l.args.size(); ++i) {
+        os_ << (i ? ", " : "");
+        expr(*l.args[i]);
+      }
+      os_ << ")";
+      return;
+    }
     case NodeKind::GpuOp: {
       auto &g = cast<GpuOp>(e);
       os_ << gpuOpName(g.op) << "(";

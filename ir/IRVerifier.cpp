@@ -224,6 +224,24 @@ private:
       }
       return;
     }
+    case NodeKind::LibdeviceCall: {
+      auto &l = cast<LibdeviceCall>(e);
+      const LibdeviceFunction &function = *l.function;
+      if (l.args.size() != function.params.size()) {
+        fail(e, "libdevice call with the wrong number of arguments");
+        return;
+      }
+      for (size_t i = 0; i < l.args.size(); ++i) {
+        expr(*l.args[i]);
+        requireType(e, *l.args[i], Type::scalarType(function.params[i].kind), "argument");
+      }
+      const bool known = l.output < 0 ? function.result.has_value() : size_t(l.output) < function.outputs.size();
+      if (!known)
+        fail(e, "libdevice call of a value its function does not give");
+      else if (e.type() != Type::scalarType(l.output < 0 ? function.result->kind : function.outputs[l.output].kind))
+        fail(e, "libdevice call of a type other than its function's");
+      return;
+    }
     case NodeKind::Call:
       return call(cast<Call>(e));
     case NodeKind::GpuOp: {

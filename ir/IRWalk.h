@@ -64,6 +64,10 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &arg : llvm::cast<MathCall>(e).args)
       f(*arg);
     return;
+  case NodeKind::LibdeviceCall:
+    for (const ExprPtr &arg : llvm::cast<LibdeviceCall>(e).args)
+      f(*arg);
+    return;
   case NodeKind::Call:
     for (const ExprPtr &arg : llvm::cast<Call>(e).args)
       f(*arg);
@@ -228,6 +232,7 @@ inline bool isCheapAndHarmless(const Expr &e, unsigned &budget) {
   case NodeKind::ArrayLoad:
   case NodeKind::WrapIndex:
   case NodeKind::MathCall:
+  case NodeKind::LibdeviceCall:
   case NodeKind::Call:
   case NodeKind::GpuOp:
   case NodeKind::Atomic:

@@ -317,6 +317,8 @@ std::vector<ExprPtr> Lowering::tupleValues(const ast::Expr &value, SourceRange l
   auto *call = dyn_cast<ast::CallExpr>(&value);
   if (call && call->function == Builtin::MathFunction)
     return mathTuple(*call, loc, out);
+  if (call && call->function == Builtin::LibdeviceFunction)
+    return libdeviceTuple(*call, loc, out);
   if (call && call->function == Builtin::MatchAllSync) {
     // (mask, mask != 0): the mask held, as the warp meets once.
     Variable *mask = function_.addHiddenLocal(uniqueName("pyk_matched_lanes"), Type::scalarType(ScalarKind::UInt32), loc);

@@ -569,6 +569,8 @@ ExprPtr Lowering::call(const ast::CallExpr &e) {
   }
   case Builtin::MathFunction:
     return math(e);
+  case Builtin::LibdeviceFunction:
+    return libdevice(e);
   case Builtin::Len:
     return extent(arrayOf(*e.args.front()), 0, e.range());
   case Builtin::Round: {

@@ -4,6 +4,7 @@
 // computes it otherwise (isnan, fabs, radians, degrees) the IR that says
 // how; math.modf and math.frexp, which return tuples, become IR from
 // functions every backend has. No backend knows more of the math module.
+// cuda.libdevice's functions become LibdeviceCalls, one per value.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -107,6 +108,48 @@ std::vector<ExprPtr> Lowering::mathTuple(const ast::CallExpr &call, SourceRange 
   ldexpArgs.push_back(std::make_unique<Unary>(loc, UnaryOp::Neg, ref(e)));
   values.push_back(std::make_unique<Select>(loc, finiteNonZero(), math("ldexp", std::move(ldexpArgs)), ref(x)));
   values.push_back(ref(e));
+  return values;
+}
+
+/// The arguments of libdevice.NAME(...), each converted to its parameter's
+/// type (as Numba converts them to the one signature).
+std::vector<ExprPtr> Lowering::libdeviceArguments(const ast::CallExpr &call) {
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < call.args.size(); ++i)
+    args.push_back(castTo(expr(*call.args[i]), Type::scalarType(call.libdeviceFunction->params[i].kind)));
+  return args;
+}
+
+/// libdevice.NAME(...) of one value.
+ExprPtr Lowering::libdevice(const ast::CallExpr &call) {
+  const LibdeviceFunction &function = *call.libdeviceFunction;
+  const int output = function.result ? -1 : 0;
+  return std::make_unique<LibdeviceCall>(call.range(), toIRType(call.type), &function, libdeviceArguments(call),
+                                         output);
+}
+
+/// libdevice.NAME(...) of several values (sincosf, frexpf, remquof ...):
+/// the arguments held once, then a call per value.
+std::vector<ExprPtr> Lowering::libdeviceTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out) {
+  const LibdeviceFunction &function = *call.libdeviceFunction;
+  std::vector<const Variable *> held;
+  for (ExprPtr &arg : libdeviceArguments(call)) {
+    Variable *var = function_.addHiddenLocal(uniqueName("pyk_" + std::string(function.name) + "_arg"), arg->type(),
+                                             loc);
+    out.push_back(std::make_unique<Declare>(loc, var, std::move(arg)));
+    declared_.insert(var);
+    held.push_back(var);
+  }
+  std::vector<ExprPtr> values;
+  const int first = function.result ? -1 : 0;
+  for (int output = first; output < int(function.outputs.size()); ++output) {
+    std::vector<ExprPtr> args;
+    for (const Variable *var : held)
+      args.push_back(std::make_unique<VarRef>(loc, var));
+    const LibdeviceType &value = output < 0 ? *function.result : function.outputs[output];
+    values.push_back(
+        std::make_unique<LibdeviceCall>(loc, Type::scalarType(value.kind), &function, std::move(args), output));
+  }
   return values;
 }
 

@@ -97,6 +97,7 @@ private:
   /// math.modf(x), math.frexp(x): their two values, from x held in a local
   /// declared in `out`.
   std::vector<ExprPtr> mathTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out);
+  std::vector<ExprPtr> libdeviceTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out);
 
   /// The elements of a tuple-typed value: a tuple display, a tuple local or
   /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
@@ -199,6 +200,8 @@ private:
   /// math.NAME(...): a MathCall in the arguments' float type; floor, ceil
   /// and trunc then become int64; isnan, isinf and isfinite are comparisons.
   ExprPtr math(const ast::CallExpr &e);
+  ExprPtr libdevice(const ast::CallExpr &call);
+  std::vector<ExprPtr> libdeviceArguments(const ast::CallExpr &call);
 
   ExprPtr unary(const ast::UnaryExpr &e);
 

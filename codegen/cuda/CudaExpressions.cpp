@@ -176,6 +176,8 @@ Code FunctionEmitter::expr(const Expr &e) {
       text += (i ? ", " : "") + expr(*m.args[i]).text;
     return {text + ")", Postfix};
   }
+  case NodeKind::LibdeviceCall:
+    return libdeviceCall(cast<LibdeviceCall>(e));
   case NodeKind::GpuOp: {
     auto &g = cast<GpuOp>(e);
     static const char *const spelling[] = {
@@ -361,6 +363,31 @@ Code FunctionEmitter::binary(const Binary &b) {
     break; // Python's: lowered to calls (lowerPythonOps)
   }
   return {"/* not a primitive operator */", Postfix};
+}
+
+/// libdevice.NAME: libdevice's own __nv_NAME, which nvcc links (emitCuda
+/// declares it). A function with two values, one or both given through
+/// pointers (sincosf, frexpf, modff, remquof), is called through the
+/// prelude's pyk_first_of or pyk_second_of, which give one of them as an
+/// expression. libdevice's zero-extended i16 is an unsigned short, pyk's
+/// int16 its bits.
+Code FunctionEmitter::libdeviceCall(const LibdeviceCall &l) {
+  const LibdeviceFunction &function = *l.function;
+  std::string args;
+  for (size_t i = 0; i < l.args.size(); ++i) {
+    Code arg = expr(*l.args[i]);
+    args += (i ? ", " : "") +
+            (function.params[i].c == "unsigned short" ? "(unsigned short)" + wrap(arg, Prefix) : arg.text);
+  }
+  if (function.outputs.empty()) {
+    Code call{function.symbol() + "(" + args + ")", Postfix};
+    if (function.result->c == "unsigned short")
+      return {"(int16_t)" + call.text, Prefix};
+    return call;
+  }
+  helpers_.insert(Helper::LibdeviceValues);
+  const bool first = l.output == (function.result ? -1 : 0);
+  return {std::string(first ? "pyk_first_of(" : "pyk_second_of(") + function.symbol() + ", " + args + ")", Postfix};
 }
 
 } // namespace pyk::cuda

@@ -62,6 +62,7 @@ private:
   std::string element(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices, bool narrowOffset);
   std::string specialReg(const ir::SpecialReg &r);
   Code castExpr(const ir::Cast &c);
+  Code libdeviceCall(const ir::LibdeviceCall &l);
   Code binary(const ir::Binary &b);
   /// pyk_wrapping_NAME<T>(operands...): arithmetic that may overflow
   /// (mayOverflow), done on the unsigned bits.

@@ -20,6 +20,8 @@ const char *helperName(Helper helper) {
     return "pyk_lanemask_lt";
   case Helper::MatchAll:
     return "pyk_match_all";
+  case Helper::LibdeviceValues:
+    return "pyk_first_of";
   case Helper::DynamicShared:
     return "pyk_dynamic_shared";
   case Helper::AtomicBits:
@@ -73,6 +75,8 @@ const char *sectionName(Helper helper) {
     return "LaneMaskLt";
   case Helper::MatchAll:
     return "MatchAll";
+  case Helper::LibdeviceValues:
+    return "LibdeviceValues";
   case Helper::DynamicShared:
     return "DynamicShared";
   case Helper::AtomicBits:

@@ -22,6 +22,7 @@ enum class Helper {
   LaneId,
   LaneMaskLt,
   MatchAll,
+  LibdeviceValues, // pyk_first_of and pyk_second_of
   DynamicShared,
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.
   AtomicBits, // the integer that holds a value's bits (used by the next ones)

@@ -89,6 +89,39 @@ template <typename T> __device__ __forceinline__ uint32_t pyk_match_all(uint32_t
 }
 #endif
 
+// pyk-helper: LibdeviceValues
+// libdevice's functions that give two values, one or both through pointers
+// (__nv_sincosf, __nv_frexpf, __nv_modff, __nv_remquof ...): each value as
+// an expression, the first or the second.
+template <typename T> __device__ __forceinline__ T pyk_first_of(void (*f)(T, T *, T *), T x) {
+    T first, second;
+    f(x, &first, &second);
+    return first;
+}
+template <typename T> __device__ __forceinline__ T pyk_second_of(void (*f)(T, T *, T *), T x) {
+    T first, second;
+    f(x, &first, &second);
+    return second;
+}
+template <typename T, typename U> __device__ __forceinline__ T pyk_first_of(T (*f)(T, U *), T x) {
+    U second;
+    return f(x, &second);
+}
+template <typename T, typename U> __device__ __forceinline__ U pyk_second_of(T (*f)(T, U *), T x) {
+    U second;
+    f(x, &second);
+    return second;
+}
+template <typename T> __device__ __forceinline__ T pyk_first_of(T (*f)(T, T, int *), T x, T y) {
+    int second;
+    return f(x, y, &second);
+}
+template <typename T> __device__ __forceinline__ int pyk_second_of(T (*f)(T, T, int *), T x, T y) {
+    int second;
+    f(x, y, &second);
+    return second;
+}
+
 // pyk-helper: DynamicShared
 // cuda.shared.array(0, T): the launch's dynamic shared memory, and its size
 // (PTX's %dynamic_smem_size; the CPU device's pyk/CudaOnCpu.h has its own).

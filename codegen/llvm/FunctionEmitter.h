@@ -198,6 +198,8 @@ protected:
   /// cuda.atomic.*: atomicrmw (cmpxchg for cas) on the element, relaxed, as
   /// CUDA's atomics are. Floats compare-and-swap through their bits.
   llvm::Value *atomic(const Atomic &a);
+  /// libdevice.NAME: __nv_NAME, libdevice's on a GPU, the runtime's on the CPU device.
+  llvm::Value *libdeviceCall(const LibdeviceCall &l);
   llvm::Value *atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare, llvm::Value *value);
   llvm::Value *orderedMinMax(llvm::Value *address, llvm::Value *value, bool max);
 

@@ -450,6 +450,8 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
       return mathCall(name, {args[0], args[1]});
     return mathCall(name, {args[0], args[1], args[2]});
   }
+  case NodeKind::LibdeviceCall:
+    return libdeviceCall(cast<LibdeviceCall>(e));
   case NodeKind::ArrayLoad: {
     auto &l = cast<ArrayLoad>(e);
     std::vector<llvm::Value *> indices = indexValues(l.indices);

@@ -341,6 +341,7 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::ArrayStride:
   case NodeKind::ArrayView:
   case NodeKind::MathCall:
+  case NodeKind::LibdeviceCall:
   case NodeKind::Call:
   case NodeKind::GpuOp:
     forEachOperand(e, [&](const Expr &operand) { expr(const_cast<Expr &>(operand), env); });
