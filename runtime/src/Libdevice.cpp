@@ -240,53 +240,40 @@ uint32_t bytePermute(uint32_t a, uint32_t b, uint32_t selector) {
 extern "C" {
 
 // --- Rounded arithmetic -----------------------------------------------------
-#define PYK_ROUNDED_BINARY(name, T, op, mode)                                                                         \
+// define(PREFIX_rn, nearest, ...) and the same for _rz, _ru and _rd.
+#define PYK_IN_EACH_MODE(define, prefix, ...)                                                                        \
+  define(prefix##_rn, nearest, __VA_ARGS__) define(prefix##_rz, zero, __VA_ARGS__)                                    \
+      define(prefix##_ru, up, __VA_ARGS__) define(prefix##_rd, down, __VA_ARGS__)
+
+#define PYK_ROUNDED_BINARY(name, mode, T, op)                                                                         \
   T __nv_##name(T a, T b) {                                                                                           \
     return inMode(mode, [](T x, T y) { return x op y; }, a, b);                                                       \
   }
-#define PYK_ROUNDED_FOUR(prefix, T, op)                                                                               \
-  PYK_ROUNDED_BINARY(prefix##_rn, T, op, nearest)                                                                     \
-  PYK_ROUNDED_BINARY(prefix##_rz, T, op, zero)                                                                        \
-  PYK_ROUNDED_BINARY(prefix##_ru, T, op, up)                                                                          \
-  PYK_ROUNDED_BINARY(prefix##_rd, T, op, down)
-PYK_ROUNDED_FOUR(fadd, float, +)
-PYK_ROUNDED_FOUR(fsub, float, -)
-PYK_ROUNDED_FOUR(fmul, float, *)
-PYK_ROUNDED_FOUR(fdiv, float, /)
-PYK_ROUNDED_FOUR(dadd, double, +)
-PYK_ROUNDED_FOUR(dmul, double, *)
-PYK_ROUNDED_FOUR(ddiv, double, /)
-#undef PYK_ROUNDED_FOUR
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, fadd, float, +)
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, fsub, float, -)
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, fmul, float, *)
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, fdiv, float, /)
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, dadd, double, +)
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, dmul, double, *)
+PYK_IN_EACH_MODE(PYK_ROUNDED_BINARY, ddiv, double, /)
 #undef PYK_ROUNDED_BINARY
 
-#define PYK_ROUNDED_UNARY(name, T, expression, mode)                                                                  \
+#define PYK_ROUNDED_UNARY(name, mode, T, expression)                                                                  \
   T __nv_##name(T a) {                                                                                                \
     return inMode(mode, [](T x) { return expression; }, a);                                                           \
   }
-#define PYK_ROUNDED_FOUR(prefix, T, expression)                                                                       \
-  PYK_ROUNDED_UNARY(prefix##_rn, T, expression, nearest)                                                              \
-  PYK_ROUNDED_UNARY(prefix##_rz, T, expression, zero)                                                                 \
-  PYK_ROUNDED_UNARY(prefix##_ru, T, expression, up)                                                                   \
-  PYK_ROUNDED_UNARY(prefix##_rd, T, expression, down)
-PYK_ROUNDED_FOUR(frcp, float, 1 / x)
-PYK_ROUNDED_FOUR(fsqrt, float, std::sqrt(x))
-PYK_ROUNDED_FOUR(drcp, double, 1 / x)
-PYK_ROUNDED_FOUR(dsqrt, double, std::sqrt(x))
-#undef PYK_ROUNDED_FOUR
+PYK_IN_EACH_MODE(PYK_ROUNDED_UNARY, frcp, float, 1 / x)
+PYK_IN_EACH_MODE(PYK_ROUNDED_UNARY, fsqrt, float, std::sqrt(x))
+PYK_IN_EACH_MODE(PYK_ROUNDED_UNARY, drcp, double, 1 / x)
+PYK_IN_EACH_MODE(PYK_ROUNDED_UNARY, dsqrt, double, std::sqrt(x))
 #undef PYK_ROUNDED_UNARY
 
-#define PYK_ROUNDED_FMA(name, T, function, mode)                                                                      \
+#define PYK_ROUNDED_FMA(name, mode, T)                                                                                \
   T __nv_##name(T a, T b, T c) {                                                                                      \
-    return inMode(mode, [](T x, T y, T z) { return function(x, y, z); }, a, b, c);                                   \
+    return inMode(mode, [](T x, T y, T z) { return std::fma(x, y, z); }, a, b, c);                                   \
   }
-PYK_ROUNDED_FMA(fmaf_rn, float, std::fma, nearest)
-PYK_ROUNDED_FMA(fmaf_rz, float, std::fma, zero)
-PYK_ROUNDED_FMA(fmaf_ru, float, std::fma, up)
-PYK_ROUNDED_FMA(fmaf_rd, float, std::fma, down)
-PYK_ROUNDED_FMA(fma_rn, double, std::fma, nearest)
-PYK_ROUNDED_FMA(fma_rz, double, std::fma, zero)
-PYK_ROUNDED_FMA(fma_ru, double, std::fma, up)
-PYK_ROUNDED_FMA(fma_rd, double, std::fma, down)
+PYK_IN_EACH_MODE(PYK_ROUNDED_FMA, fmaf, float)
+PYK_IN_EACH_MODE(PYK_ROUNDED_FMA, fma, double)
 #undef PYK_ROUNDED_FMA
 
 // 1/sqrt(x) rounded once: the double's value is within 2^-53 of the exact
@@ -295,44 +282,33 @@ PYK_ROUNDED_FMA(fma_rd, double, std::fma, down)
 float __nv_frsqrt_rn(float x) { return static_cast<float>(1 / std::sqrt(static_cast<double>(x))); }
 
 // --- Conversions ------------------------------------------------------------
-#define PYK_TO_INTEGER(name, F, I, Bits, mode)                                                                        \
+#define PYK_TO_INTEGER(name, mode, F, I, Bits)                                                                        \
   Bits __nv_##name(F x) { return asSigned<Bits>(toInteger<I>(x, mode)); }
-#define PYK_TO_INTEGER_FOUR(prefix, F, I, Bits)                                                                       \
-  PYK_TO_INTEGER(prefix##_rn, F, I, Bits, nearest)                                                                    \
-  PYK_TO_INTEGER(prefix##_rz, F, I, Bits, zero)                                                                       \
-  PYK_TO_INTEGER(prefix##_ru, F, I, Bits, up)                                                                         \
-  PYK_TO_INTEGER(prefix##_rd, F, I, Bits, down)
-PYK_TO_INTEGER_FOUR(float2int, float, int32_t, int)
-PYK_TO_INTEGER_FOUR(float2uint, float, uint32_t, int)
-PYK_TO_INTEGER_FOUR(float2ll, float, int64_t, long long)
-PYK_TO_INTEGER_FOUR(float2ull, float, uint64_t, long long)
-PYK_TO_INTEGER_FOUR(double2int, double, int32_t, int)
-PYK_TO_INTEGER_FOUR(double2uint, double, uint32_t, int)
-PYK_TO_INTEGER_FOUR(double2ll, double, int64_t, long long)
-PYK_TO_INTEGER_FOUR(double2ull, double, uint64_t, long long)
-#undef PYK_TO_INTEGER_FOUR
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, float2int, float, int32_t, int)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, float2uint, float, uint32_t, int)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, float2ll, float, int64_t, long long)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, float2ull, float, uint64_t, long long)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, double2int, double, int32_t, int)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, double2uint, double, uint32_t, int)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, double2ll, double, int64_t, long long)
+PYK_IN_EACH_MODE(PYK_TO_INTEGER, double2ull, double, uint64_t, long long)
 #undef PYK_TO_INTEGER
 
-#define PYK_TO_FLOAT(name, From, Value, To, mode)                                                                     \
+#define PYK_TO_FLOAT(name, mode, From, Value, To)                                                                     \
   To __nv_##name(From x) {                                                                                            \
     return inMode(mode, [](Value v) { return static_cast<To>(v); }, static_cast<Value>(x));                           \
   }
-#define PYK_TO_FLOAT_FOUR(prefix, From, Value, To)                                                                    \
-  PYK_TO_FLOAT(prefix##_rn, From, Value, To, nearest)                                                                 \
-  PYK_TO_FLOAT(prefix##_rz, From, Value, To, zero)                                                                    \
-  PYK_TO_FLOAT(prefix##_ru, From, Value, To, up)                                                                      \
-  PYK_TO_FLOAT(prefix##_rd, From, Value, To, down)
-PYK_TO_FLOAT_FOUR(int2float, int, int32_t, float)
-PYK_TO_FLOAT_FOUR(uint2float, int, uint32_t, float)
-PYK_TO_FLOAT_FOUR(ll2float, long long, int64_t, float)
-PYK_TO_FLOAT_FOUR(ull2float, long long, uint64_t, float)
-PYK_TO_FLOAT_FOUR(ll2double, long long, int64_t, double)
-PYK_TO_FLOAT_FOUR(ull2double, long long, uint64_t, double)
-PYK_TO_FLOAT_FOUR(double2float, double, double, float)
-PYK_TO_FLOAT(int2double_rn, int, int32_t, double, nearest)
-PYK_TO_FLOAT(uint2double_rn, int, uint32_t, double, nearest)
-#undef PYK_TO_FLOAT_FOUR
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, int2float, int, int32_t, float)
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, uint2float, int, uint32_t, float)
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, ll2float, long long, int64_t, float)
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, ull2float, long long, uint64_t, float)
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, ll2double, long long, int64_t, double)
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, ull2double, long long, uint64_t, double)
+PYK_IN_EACH_MODE(PYK_TO_FLOAT, double2float, double, double, float)
+PYK_TO_FLOAT(int2double_rn, nearest, int, int32_t, double)
+PYK_TO_FLOAT(uint2double_rn, nearest, int, uint32_t, double)
 #undef PYK_TO_FLOAT
+#undef PYK_IN_EACH_MODE
 
 long long __nv_llrint(double x) { return toInteger<int64_t>(x, nearest); }
 long long __nv_llrintf(float x) { return toInteger<int64_t>(x, nearest); }
