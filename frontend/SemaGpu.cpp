@@ -353,11 +353,6 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
                              << (shared ? " KiB of static shared memory per block" : " KiB of local memory per thread");
     return setType(expr, types_.errorType());
   }
-  if (shared && function_ && function_->kind == FunctionKind::Device) {
-    error(expr.range()) << "shared arrays in device functions are not supported yet; make the array in the kernel "
-                           "and pass it as an argument";
-    return setType(expr, types_.errorType());
-  }
   if (&expr != arrayDefinitionValue_) {
     error(expr.range()) << name << "() must be assigned to a local as it is made, as in 'tile = " << name
                         << "((16, 16), float32)'";

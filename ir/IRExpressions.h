@@ -54,7 +54,9 @@ public:
   enum class Kind { Param, Local };
   /// Where an array's elements live: a parameter's in global memory; an
   /// array local (cuda.shared.array, cuda.local.array) is the block's or
-  /// the thread's, with a constant shape.
+  /// the thread's, with a constant shape. A device function's shared array
+  /// is one per block for every call of the function (CUDA's static
+  /// __shared__): its values outlive the call.
   /// DynamicShared: cuda.shared.array(0, T), the launch's dynamic shared
   /// memory (every such array of a kernel starts at the same address, as
   /// in CUDA and Numba), one extent of shared bytes / sizeof(T).

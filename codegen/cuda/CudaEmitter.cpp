@@ -120,9 +120,11 @@ void FunctionEmitter::arrayLocals() {
     if (var->memory == Variable::Memory::DynamicShared) {
       helpers_.insert(Helper::DynamicShared);
       const std::string element = cudaScalarType(var->type.scalar);
-      os_.indent(4) << element << "* " << names_.nameOf(var) << " = (" << element << "*)pyk_dynamic_shared;\n";
+      // Either may go unread: `a.size` reads only the extent.
+      os_.indent(4) << "[[maybe_unused]] " << element << "* " << names_.nameOf(var) << " = (" << element
+                    << "*)pyk_dynamic_shared;\n";
       line(var->range);
-      os_.indent(4) << "const int64_t " << names_.extentOf(var, 0)
+      os_.indent(4) << "[[maybe_unused]] const int64_t " << names_.extentOf(var, 0)
                     << " = (int64_t)(pyk_dynamic_shared_bytes() / sizeof(" << element << "));\n";
       continue;
     }

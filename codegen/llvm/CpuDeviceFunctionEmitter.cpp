@@ -63,6 +63,7 @@ void CpuDeviceFunctionEmitter::addContextArguments(std::vector<llvm::Value *> &a
 
 void CpuDeviceFunctionEmitter::enterDeviceFunction() {
   takeThreadContext();
+  placeDynamicShared();
 }
 
 /// The C library's printf.
@@ -79,9 +80,23 @@ llvm::Value *CpuDeviceFunctionEmitter::mathCall(const std::string &name, std::in
   return callMathFunction(name, args, /*pure=*/false);
 }
 
-/// Shared arrays are placed by the kernel's body, in the block's frame
-/// (placeSharedArrays, placeDynamicShared).
-void CpuDeviceFunctionEmitter::allocateSharedArray(const Variable *, llvm::ArrayType *) {}
+/// A kernel's shared arrays are placed by its body, in the block's frame
+/// (placeSharedArrays). A device function's is one per block, shared by
+/// every call of the function in it (CUDA's static __shared__): an OS
+/// thread runs one block at a time, every thread of it on that OS thread,
+/// so a thread_local global is the running block's.
+void CpuDeviceFunctionEmitter::allocateSharedArray(const Variable *var, llvm::ArrayType *type) {
+  if (function_.kind == Function::Kind::Kernel)
+    return;
+  auto *global = new llvm::GlobalVariable(module_, type, false, llvm::GlobalValue::InternalLinkage,
+                                          llvm::Constant::getNullValue(type), function_.symbol + "." + var->name,
+                                          nullptr, llvm::GlobalValue::GeneralDynamicTLSModel);
+  global->setAlignment(llvm::Align(16));
+  arrays_[var] = fixedArray(var, global);
+}
+
+/// The dynamic shared array is the block context's memory
+/// (placeDynamicShared, once the block's context is known).
 void CpuDeviceFunctionEmitter::allocateDynamicShared(const Variable *) {}
 
 /// Fences: the block's threads share one OS thread, so a block fence only

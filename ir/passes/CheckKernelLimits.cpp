@@ -2,9 +2,12 @@
 #include "passes/CheckKernelLimits.h"
 
 #include "GpuLimits.h"
+#include "IRWalk.h"
 
+#include "llvm/Support/Casting.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <set>
 #include <string>
 
 namespace pyk::ir {
@@ -16,14 +19,37 @@ namespace {
 constexpr uint64_t wordBytes = 8;
 constexpr unsigned checkedParamSlots = 2;
 
-/// The bytes of the kernel's own fixed-shape shared arrays: device
-/// functions cannot make shared arrays (Sema), so these are all the
-/// block's static shared memory.
-uint64_t staticSharedBytes(const Function &kernel) {
+/// The functions `function` may run: itself and every device function it
+/// calls, directly or not, each once.
+void reachable(const Function &function, std::set<const Function *> &seen) {
+  if (!seen.insert(&function).second)
+    return;
+  auto visit = [&](const Expr &e, auto &self) -> void {
+    if (auto *call = llvm::dyn_cast<Call>(&e))
+      reachable(*call->callee, seen);
+    forEachOperand(e, [&](const Expr &operand) { self(operand, self); });
+  };
+  forEachStmt(function.body, [&](const Stmt &s) { forEachExpr(s, [&](const Expr &e) { visit(e, visit); }); });
+}
+
+/// The bytes of `function`'s own fixed-shape shared arrays.
+uint64_t ownSharedBytes(const Function &function) {
   uint64_t bytes = 0;
-  for (const Variable *var : kernel.variables())
+  for (const Variable *var : function.variables())
     if (var->memory == Variable::Memory::Shared)
-      bytes += static_cast<uint64_t>(var->fixedBytes());
+      bytes = llvm::SaturatingAdd(bytes, static_cast<uint64_t>(var->fixedBytes()));
+  return bytes;
+}
+
+/// The block's static shared memory: the fixed-shape shared arrays of the
+/// kernel and of each device function it may call, once per function (a
+/// device function's array is one per block, whatever the calls).
+uint64_t staticSharedBytes(const Function &kernel) {
+  std::set<const Function *> functions;
+  reachable(kernel, functions);
+  uint64_t bytes = 0;
+  for (const Function *function : functions)
+    bytes = llvm::SaturatingAdd(bytes, ownSharedBytes(*function));
   return bytes;
 }
 
@@ -59,7 +85,10 @@ void checkKernelLimits(const Module &module, DiagnosticEngine &diags) {
   for (const Function *kernel : module.kernels()) {
     const std::string name = "kernel '" + kernel->name + "'";
     if (uint64_t shared = staticSharedBytes(*kernel); shared > maxStaticSharedBytes)
-      diags.error(kernel->loc) << name << " makes " << shared << " bytes of shared arrays; CUDA allows "
+      diags.error(kernel->loc) << name << " makes " << shared << " bytes of shared arrays"
+                               << (shared != ownSharedBytes(*kernel) ? ", with those of the device functions it calls"
+                                                                      : "")
+                               << "; CUDA allows "
                                << describeLimit(maxStaticSharedBytes)
                                << " of static shared memory per block (more only as dynamic shared memory, "
                                   "cuda.shared.array(0, dtype))";
