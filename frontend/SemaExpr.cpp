@@ -32,6 +32,8 @@ const Type *Sema::checkValue(Expr &expr) {
                         << builtinName(expr.builtin) << ".x'";
   else if (isNamespace(expr.builtin))
     error(expr.range()) << describe(expr) << " is a module, not a value";
+  else if (expr.builtin == Builtin::MathFunction || expr.builtin == Builtin::LibdeviceFunction)
+    error(expr.range()) << "'" << sourceText(expr.range()) << "' is a function; call it";
   else if (expr.builtin != Builtin::None)
     error(expr.range()) << describe(expr) << " is a function; call it";
   else

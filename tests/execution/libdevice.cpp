@@ -266,7 +266,7 @@ void checkIntegers(Checks &checks) {
     const auto ux = static_cast<std::uint32_t>(x), uy = static_cast<std::uint32_t>(y);
     const auto up = static_cast<std::uint64_t>(p[i]), uq = static_cast<std::uint64_t>(q[i]);
     // 24-bit operands: sign-extended from bit 23, or its low 24 bits.
-    const std::int64_t x24 = (std::int64_t{x} << 40) >> 40, y24 = (std::int64_t{y} << 40) >> 40;
+    const std::int64_t x24 = ((x & 0xffffff) ^ 0x800000) - 0x800000, y24 = ((y & 0xffffff) ^ 0x800000) - 0x800000;
     const auto s32 = [](std::uint64_t bits) { return static_cast<long long>(static_cast<std::int32_t>(bits)); };
     std::uint32_t reversed = 0;
     for (int k = 0; k < 32; ++k)
