@@ -319,17 +319,8 @@ std::vector<ExprPtr> Lowering::tupleValues(const ast::Expr &value, SourceRange l
     return mathTuple(*call, loc, out);
   if (call && call->function == Builtin::LibdeviceFunction)
     return libdeviceTuple(*call, loc, out);
-  if (call && call->function == Builtin::MatchAllSync) {
-    // (mask, mask != 0): the mask held, as the warp meets once.
-    Variable *mask = function_.addHiddenLocal(uniqueName("pyk_matched_lanes"), Type::scalarType(ScalarKind::UInt32), loc);
-    out.push_back(std::make_unique<Declare>(loc, mask, gpuOp(*call, GpuOpKind::MatchAll)));
-    declared_.insert(mask);
-    std::vector<ExprPtr> values;
-    values.push_back(std::make_unique<VarRef>(loc, mask));
-    values.push_back(std::make_unique<Compare>(loc, CompareOp::Ne, std::make_unique<VarRef>(loc, mask),
-                                               std::make_unique<Constant>(loc, mask->type, 0, 0.0)));
-    return values;
-  }
+  if (call && call->function == Builtin::MatchAllSync)
+    return matchAllTuple(*call, loc, out);
   if (!call || !call->calleeDef)
     return tupleElements(value);
   // A device function's results go to hidden locals of the caller,

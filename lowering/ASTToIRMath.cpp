@@ -1,10 +1,11 @@
-//===- ASTToIRMath.cpp - Lower math-module calls to the IR -----------------===//
+//===- ASTToIRMath.cpp - Math, libdevice and tuple-valued builtin calls ---===//
 //
 // math.f(x) becomes the C library's function as a MathCall, or where Numba
 // computes it otherwise (isnan, fabs, radians, degrees) the IR that says
 // how; math.modf and math.frexp, which return tuples, become IR from
 // functions every backend has. No backend knows more of the math module.
-// cuda.libdevice's functions become LibdeviceCalls, one per value.
+// cuda.libdevice's functions become LibdeviceCalls, one per value, and
+// cuda.match_all_sync's tuple is made from its one GpuOp.
 //
 //===----------------------------------------------------------------------===//
 #include "Lowering.h"
@@ -108,6 +109,19 @@ std::vector<ExprPtr> Lowering::mathTuple(const ast::CallExpr &call, SourceRange 
   ldexpArgs.push_back(std::make_unique<Unary>(loc, UnaryOp::Neg, ref(e)));
   values.push_back(std::make_unique<Select>(loc, finiteNonZero(), math("ldexp", std::move(ldexpArgs)), ref(x)));
   values.push_back(ref(e));
+  return values;
+}
+
+/// cuda.match_all_sync(mask, v): (mask, mask != 0), the mask held, as the
+/// warp meets once.
+std::vector<ExprPtr> Lowering::matchAllTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out) {
+  Variable *mask = function_.addHiddenLocal(uniqueName("pyk_matched_lanes"), Type::scalarType(ScalarKind::UInt32), loc);
+  out.push_back(std::make_unique<Declare>(loc, mask, gpuOp(call, GpuOpKind::MatchAll)));
+  declared_.insert(mask);
+  std::vector<ExprPtr> values;
+  values.push_back(std::make_unique<VarRef>(loc, mask));
+  values.push_back(std::make_unique<Compare>(loc, CompareOp::Ne, std::make_unique<VarRef>(loc, mask),
+                                             std::make_unique<Constant>(loc, mask->type, 0, 0.0)));
   return values;
 }
 

@@ -98,6 +98,7 @@ private:
   /// declared in `out`.
   std::vector<ExprPtr> mathTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out);
   std::vector<ExprPtr> libdeviceTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out);
+  std::vector<ExprPtr> matchAllTuple(const ast::CallExpr &call, SourceRange loc, StmtList &out);
 
   /// The elements of a tuple-typed value: a tuple display, a tuple local or
   /// module constant, cuda.grid(n), cuda.gridsize(n), an array's shape.
