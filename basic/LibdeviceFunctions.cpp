@@ -2,6 +2,7 @@
 #include "LibdeviceFunctions.h"
 
 #include <algorithm>
+#include <cassert>
 
 namespace pyk {
 
@@ -48,18 +49,16 @@ LibdeviceFunction parse(const Entry &entry) {
   std::string_view params(entry.params);
   params = params.substr(1, params.size() - 2); // the parentheses
   function.cParameters = params;
-  unsigned position = 0;
   while (!params.empty()) {
     const size_t comma = params.find(',');
     std::string_view param = trimmed(params.substr(0, comma));
     params = comma == std::string_view::npos ? std::string_view() : params.substr(comma + 1);
-    if (param.back() == '*') {
+    if (param.back() == '*')
       function.outputs.push_back(typeNamed(trimmed(param.substr(0, param.size() - 1))));
-      function.outputPositions.push_back(position);
-    } else {
+    else
       function.params.push_back(typeNamed(param));
-    }
-    ++position;
+    // The pointers come last (LibdeviceFunction::outputs).
+    assert(param.back() == '*' || function.outputs.empty());
   }
   return function;
 }

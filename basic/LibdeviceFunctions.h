@@ -23,13 +23,18 @@ namespace pyk {
 struct LibdeviceType {
   std::string_view c; ///< "float", "long long", "unsigned short"
   ScalarKind kind;    ///< float32, int64, int16 (Numba's types; unsigned values as their bits)
+  /// libdevice's i16 is zero-extended (an unsigned short in C): int16's
+  /// bits, passed and returned as libdevice declares them.
+  bool zeroExtended() const { return c == "unsigned short"; }
 };
 
 struct LibdeviceFunction {
   std::string_view name;                ///< "fadd_rz"
   std::optional<LibdeviceType> result;  ///< none: void
   std::vector<LibdeviceType> params;    ///< the arguments, in order
-  std::vector<LibdeviceType> outputs;   ///< what the pointer parameters point to, in order
+  /// What the pointer parameters point to, in order: they come after the
+  /// arguments in every one of libdevice's signatures.
+  std::vector<LibdeviceType> outputs;
   /// The function's symbol: "__nv_fadd_rz".
   std::string symbol() const { return "__nv_" + std::string(name); }
   /// The values a call gives kernels: the result (if not void) and the
@@ -38,8 +43,6 @@ struct LibdeviceFunction {
   /// The C parameter list with the pointers among the arguments, in
   /// libdevice's order: "float, float *, float *".
   std::string_view cParameters;
-  /// Where each pointer parameter stands among all parameters.
-  std::vector<unsigned> outputPositions;
 };
 
 /// libdevice.NAME, if Numba's cuda.libdevice has it.

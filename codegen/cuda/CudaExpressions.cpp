@@ -377,11 +377,11 @@ Code FunctionEmitter::libdeviceCall(const LibdeviceCall &l) {
   for (size_t i = 0; i < l.args.size(); ++i) {
     Code arg = expr(*l.args[i]);
     args += (i ? ", " : "") +
-            (function.params[i].c == "unsigned short" ? "(unsigned short)" + wrap(arg, Prefix) : arg.text);
+            (function.params[i].zeroExtended() ? "(unsigned short)" + wrap(arg, Prefix) : arg.text);
   }
   if (function.outputs.empty()) {
     Code call{function.symbol() + "(" + args + ")", Postfix};
-    if (function.result->c == "unsigned short")
+    if (function.result->zeroExtended())
       return {"(int16_t)" + call.text, Prefix};
     return call;
   }
