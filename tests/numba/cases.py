@@ -661,6 +661,12 @@ CASES = [
     Case("execution/memory_model.pyk", "nan_atomics", 2, 32,
          lambda rng: [np.array([np.nan, 0, np.nan, 0], np.float32), np.array([np.nan, np.nan, 0], np.float64),
                       zeros(np.int32, 2)]),
+    # Shared arrays made in device functions: one per block, the same for
+    # every call of the function.
+    Case("execution/shared_in_device_functions.pyk", "sums", 3, 128,
+         lambda rng: [floats(rng, np.float32, 384), zeros(np.float32, 6)],
+         note="float32 sums in a tree: the order is the same in both"),
+    Case("execution/shared_in_device_functions.pyk", "counts", 3, 64, lambda rng: [zeros(np.int32, 192)]),
     Case("execution/tuples.pyk", "sort_pairs", 1, 32,
          lambda rng: [ints(rng, np.int64, 24, -9, 9), ints(rng, np.int64, 24, -9, 9),
                       zeros(np.int64, 24), zeros(np.int64, 24)]),
