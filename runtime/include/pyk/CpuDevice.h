@@ -65,6 +65,14 @@ PYK_CPU_ABI void pyk_cpu_syncthreads(const char *where);
 PYK_CPU_ABI int32_t pyk_cpu_syncthreads_count(int32_t predicate, const char *where);
 PYK_CPU_ABI int32_t pyk_cpu_syncthreads_and(int32_t predicate, const char *where);
 PYK_CPU_ABI int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where);
+/// g.sync() of `g = cuda.cg.this_grid()`: first a barrier of the block, as
+/// pyk_cpu_syncthreads (with the same errors, and an error where the
+/// block's threads meet syncthreads instead), then of the whole grid: it
+/// returns when every thread of every block has called it. The launch of a
+/// kernel that calls it (KernelInfo::gridSynchronises) runs every block of
+/// the grid at once, each on its own OS thread. A block that finishes while
+/// others wait here is an error naming it, the waiting call and its block.
+PYK_CPU_ABI void pyk_cpu_grid_sync(const char *where);
 
 // Warp operations. Warps are 32 consecutive threads of the block in thread
 // order (lane = linear index % 32); the last warp of a block may be partial.

@@ -122,6 +122,18 @@ struct KernelInfo {
   /// than PYK_CPU_FIBER_STACK, and rejects a kernel for which that is over
   /// the CPU device's limit, before running anything.
   std::uint64_t localMemoryBytes = 0;
+  /// The kernel synchronises its whole grid (`cuda.cg.this_grid().sync()`,
+  /// in it or in a device function it calls): it is launched cooperatively,
+  /// every block resident at once, and a grid larger than the device can
+  /// hold at once is a LaunchConfigError naming the largest that fits. Its
+  /// last argument, args[argCount - 1], points to a uint64 that the launch
+  /// function sets to 0 and a GPU launch replaces with the address of the
+  /// grid barrier: two uint32 words, an arrival count and a generation,
+  /// zero when first used and left with count 0 by every launch that
+  /// completes. Each stream has its own, so that cooperative grids on two
+  /// streams never share one. The CPU device's code ignores it: it calls
+  /// pyk_cpu_grid_sync (pyk/CpuDevice.h).
+  bool gridSynchronises = false;
   std::atomic<void *> cachedFunction{nullptr}; ///< CUfunction, filled on first GPU launch
 };
 
