@@ -10,8 +10,19 @@
 // other, at one barrier is an error too (PTX: bar.sync and bar.red must not
 // be intermixed on one barrier, and bar.red's threads use one operation).
 //
+// A grid sync (g.sync() of cuda.cg.this_grid()) is a barrier of the block
+// first, and meeting any other barrier operation there is an error; when it
+// opens, the last thread's OS thread waits for the other blocks
+// (GridBarrier.h) before queueing the block's threads again. Unlike the
+// others, it does not wait for threads that have returned, as a GPU does
+// not (Numba's own heat-equation example returns the threads past the end
+// before its loop of syncs), but for thread (0, 0, 0): on a GPU it stands
+// for its block at the grid's barrier (prelude.cuh: pyk_grid_sync), so the
+// grid would wait for it forever.
+//
 //===----------------------------------------------------------------------===//
 #include "BlockScheduler.h"
+#include "GridBarrier.h"
 
 #include <cassert>
 
@@ -28,6 +39,8 @@ const char *barrierName(BarrierOp op) {
     return "cuda.syncthreads_and()";
   case BarrierOp::Or:
     return "cuda.syncthreads_or()";
+  case BarrierOp::Grid:
+    return "cuda.cg.this_grid().sync()";
   }
   __builtin_unreachable();
 }
@@ -42,25 +55,36 @@ BlockScheduler &scheduler() {
 
 std::uint32_t BlockScheduler::barrier(BarrierOp op, std::int32_t predicate, const char *where) noexcept {
   std::uint32_t t = current_;
+  if (op == BarrierOp::Grid && !gridBarrier_) {
+    recordError(std::string(barrierName(op)) + " at " + where + " in thread " + threadName(t) + " of block " +
+                blockName() +
+                ": the kernel was not launched cooperatively (its KernelInfo::gridSynchronises is "
+                "false), so its blocks need not run at once and cannot wait for each other");
+    abandon();
+  }
   if (barrierArrived_ == 0) {
     barrierOp_ = op;
     barrierWhere_ = where;
     barrierPassed_ = 0;
   } else if (op != barrierOp_) {
+    const bool grid = op == BarrierOp::Grid || barrierOp_ == BarrierOp::Grid;
     recordError(std::string(barrierName(op)) + " at " + where + " in thread " + threadName(t) + " of block " +
                 blockName() + " meets " + barrierName(barrierOp_) + " at " + barrierWhere_ +
-                ": the threads of a barrier must all call the same one of syncthreads, syncthreads_count, "
-                "syncthreads_and and syncthreads_or");
+                (grid ? ": the threads of a block must all reach a grid sync together, not meet syncthreads, "
+                        "syncthreads_count, syncthreads_and or syncthreads_or there"
+                      : ": the threads of a barrier must all call the same one of syncthreads, syncthreads_count, "
+                        "syncthreads_and and syncthreads_or"));
     abandon();
   }
   threads_[t].wait = Wait::Barrier;
   ++barrierArrived_;
   barrierPassed_ += predicate != 0;
   if (barrierArrived_ == threadCount_) {
+    if (op == BarrierOp::Grid)
+      waitForGrid();
     openBarrier();
   } else if (barrierArrived_ + returned_ == threadCount_) {
-    recordBarrierNotReached();
-    abandon();
+    openWithoutReturnedThreads();
   }
   switchToNext(false);
   // Valid until the next barrier opens, which needs this thread again.
@@ -71,15 +95,42 @@ void BlockScheduler::openBarrier() noexcept {
   assert(readyCount_ == 0 && "every thread waits at the barrier");
   barrierResult_ = barrierPassed_;
   barrierArrived_ = 0;
-  for (std::uint32_t t = 0; t < threadCount_; ++t) {
-    threads_[t].wait = Wait::None;
-    ready_[t] = t;
-  }
   readyHead_ = 0;
-  readyCount_ = threadCount_;
+  readyCount_ = 0;
+  for (std::uint32_t t = 0; t < threadCount_; ++t) {
+    if (threads_[t].wait == Wait::Returned)
+      continue; // a grid sync's, which does not wait for them
+    threads_[t].wait = Wait::None;
+    ready_[readyCount_++] = t;
+  }
+}
+
+void BlockScheduler::openWithoutReturnedThreads() noexcept {
+  if (barrierOp_ != BarrierOp::Grid || threads_[0].wait == Wait::Returned) {
+    recordBarrierNotReached();
+    abandon();
+  }
+  waitForGrid();
+  openBarrier();
+}
+
+void BlockScheduler::waitForGrid() noexcept {
+  if (gridBarrier_->arrive(block_->blockIdx, barrierWhere_))
+    return;
+  // The launch reports the error that failed the grid, not this one.
+  recordError("cuda.cg.this_grid().sync() at " + std::string(barrierWhere_) + " in block " + blockName() +
+              " was abandoned: another block of the grid failed");
+  abandon();
 }
 
 void BlockScheduler::recordBarrierNotReached() noexcept {
+  if (barrierOp_ == BarrierOp::Grid) {
+    recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ + " was not reached by thread " +
+                threadName(0) + " of block " + blockName() +
+                ", which had returned: the first thread of each block stands for its block at the grid's barrier, "
+                "so a GPU would wait for it forever (the block's other threads may return first)");
+    return;
+  }
   recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ +
               " was not reached by every thread of block " + blockName() + ": " + std::to_string(returned_) + " of " +
               std::to_string(threadCount_) + " threads had returned");
@@ -124,4 +175,8 @@ extern "C" int32_t pyk_cpu_syncthreads_and(int32_t predicate, const char *where)
 
 extern "C" int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where) {
   return scheduler().barrier(BarrierOp::Or, predicate, where) != 0;
+}
+
+extern "C" void pyk_cpu_grid_sync(const char *where) {
+  scheduler().barrier(BarrierOp::Grid, 0, where);
 }

@@ -154,10 +154,8 @@ void BlockScheduler::threadReturned() noexcept {
   warp.live &= ~(1u << (t % 32));
   if (warp.waiting != 0)
     completeReadyGroups(t / 32); // the lanes that waited for it, if any
-  if (barrierArrived_ != 0 && barrierArrived_ + returned_ == threadCount_) {
-    recordBarrierNotReached();
-    abandon();
-  }
+  if (barrierArrived_ != 0 && barrierArrived_ + returned_ == threadCount_)
+    openWithoutReturnedThreads();
   switchToNext(true);
   std::abort(); // a returned thread is never queued again
 }

@@ -17,7 +17,9 @@
 //     exited lanes; see WarpOperations.cpp). Whoever arrives last, or the
 //     lane whose return leaves only arrived lanes in the effective mask,
 //     computes every participant's result and queues them all, in thread
-//     order, behind what is already queued.
+//     order, behind what is already queued. A grid sync's barrier opens
+//     once every block of the grid has arrived too: the last thread's call
+//     blocks the OS thread until then (GridBarrier.h).
 //  4. When the queue is empty: every thread has returned (the block is
 //     done), or all that have not are waiting, which is an error (misuse is
 //     detected as early as it is certain; step 4 catches the rest).
@@ -45,8 +47,11 @@
 
 namespace pyk::detail {
 
-/// The four barrier operations; the threads of one barrier must use the same.
-enum class BarrierOp : std::uint8_t { Sync, Count, And, Or };
+class GridBarrier;
+
+/// The barrier operations; the threads of one barrier must use the same.
+/// Grid is the block's half of a grid sync (GridBarrier.h does the rest).
+enum class BarrierOp : std::uint8_t { Sync, Count, And, Or, Grid };
 /// The warp operations; the lanes of one mask must use the same.
 enum class WarpOp : std::uint8_t { Sync, Shuffle, Ballot, MatchAny, MatchAll };
 
@@ -66,6 +71,10 @@ public:
   /// (the launch sets it for its kernel's local arrays); never less than
   /// PYK_CPU_FIBER_STACK.
   void setFiberStackBytes(std::size_t bytes) { fiberStackBytes_ = bytes; }
+  /// The grid barrier of the cooperative launch whose blocks it runs from
+  /// now on; null for a launch that is not cooperative, whose grid syncs
+  /// are errors.
+  void setGridBarrier(GridBarrier *barrier) { gridBarrier_ = barrier; }
 
   /// Runs `thread` for every thread of `block` on fibers (steps 1-5); an
   /// error is kept for takeCpuBlockError().
@@ -147,6 +156,12 @@ private:
   void recordDeadlock() noexcept;
   /// The error for a barrier that some threads returned instead of reaching.
   void recordBarrierNotReached() noexcept;
+  /// Every thread that has not returned waits at the barrier: a grid sync
+  /// opens (thread 0 among them), anything else is an error.
+  void openWithoutReturnedThreads() noexcept;
+  /// The block's half of a grid sync is complete: waits for the other
+  /// blocks; abandons the block when the grid has failed.
+  void waitForGrid() noexcept;
   /// Records an error and abandons the block if the running thread's call
   /// (threads_[thread]: op, mask, where; `group`: its effective mask) is
   /// misuse. Not called when the caller joins the lanes waiting, all alike.
@@ -190,6 +205,7 @@ private:
   std::deque<Slot> slots_; ///< a deque: fibers must not move
   std::size_t slotStackBytes_ = 0;  ///< the stack of every slot
   std::size_t fiberStackBytes_ = 0; ///< what the launch asked for
+  GridBarrier *gridBarrier_ = nullptr;
 };
 
 /// The error the last block run by the calling OS thread recorded (null if

@@ -9,6 +9,7 @@
 
 #include "BlockScheduler.h"
 #include "CheckFailures.h"
+#include "CpuCooperativeLaunch.h"
 #include "CpuStream.h"
 #include "DeviceState.h"
 #include "LaunchCheck.h"
@@ -73,45 +74,6 @@ public:
   RunningBlock &operator=(const RunningBlock &) = delete;
 };
 
-/// One launch, as the pool's loop body sees it.
-struct BlockLoop {
-  CpuKernelEntry entry;
-  void **args;
-  std::uint32_t grid[3];
-  std::uint32_t block[3];
-  std::size_t sharedBytes;
-  std::size_t fiberStackBytes;
-  const WatchedLaunch *watched; ///< null without PYK_CPU_LAUNCH_TIMEOUT
-};
-
-void runBlock(void *context, std::uint64_t index) {
-  const BlockLoop &loop = *static_cast<const BlockLoop *>(context);
-  CpuBlockContext block;
-  block.blockIdx[0] = static_cast<std::uint32_t>(index % loop.grid[0]);
-  std::uint64_t rest = index / loop.grid[0];
-  block.blockIdx[1] = static_cast<std::uint32_t>(rest % loop.grid[1]);
-  block.blockIdx[2] = static_cast<std::uint32_t>(rest / loop.grid[1]);
-  for (int axis = 0; axis < 3; ++axis) {
-    block.blockDim[axis] = loop.block[axis];
-    block.gridDim[axis] = loop.grid[axis];
-  }
-  block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
-  block.sharedBytes = loop.sharedBytes;
-  BlockScheduler::ofThisThread().setFiberStackBytes(loop.fiberStackBytes);
-  RunningBlock running;
-  WatchedBlock watched(loop.watched, block.blockIdx);
-  loop.entry(loop.args, &block);
-  // An entry that runs its threads on fibers cannot throw (generated code
-  // has no unwind tables); it records its error instead. Thrown here, it
-  // takes the path of any exception from a block: the pool skips the
-  // blocks nobody has started yet, lets those already running finish, and
-  // rethrows the first error to the launcher (the launch on the default
-  // stream, the stream's worker otherwise, whose next synchronize() raises
-  // it).
-  if (std::exception_ptr error = takeCpuBlockError())
-    std::rethrow_exception(error);
-}
-
 /// A launch queued on a stream, with its own copy of the argument values.
 struct QueuedLaunch {
   const KernelInfo *kernel;
@@ -123,7 +85,52 @@ struct QueuedLaunch {
   pyk_check_record checkRecord{};    ///< checked kernels: this launch's
 };
 
+/// Runs the launch, then raises what its check record holds. A failed check
+/// wins over a KernelError of the launch: the check skipped a store or read
+/// a zero, which can send a block past a barrier or a grid sync that the
+/// others wait at, and the check names the cause.
+void runCheckedCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes,
+                         std::size_t fiberStackBytes, void **args, pyk_check_record &record) {
+  try {
+    runCpuKernel(kernel, grid, block, sharedBytes, fiberStackBytes, args);
+  } catch (const KernelError &) {
+    raiseCheckFailure(record);
+    throw;
+  }
+  raiseCheckFailure(record);
+}
+
 } // namespace
+
+void runCpuBlock(void *context, std::uint64_t index) {
+  const CpuBlockLoop &loop = *static_cast<const CpuBlockLoop *>(context);
+  CpuBlockContext block;
+  block.blockIdx[0] = static_cast<std::uint32_t>(index % loop.grid[0]);
+  std::uint64_t rest = index / loop.grid[0];
+  block.blockIdx[1] = static_cast<std::uint32_t>(rest % loop.grid[1]);
+  block.blockIdx[2] = static_cast<std::uint32_t>(rest / loop.grid[1]);
+  for (int axis = 0; axis < 3; ++axis) {
+    block.blockDim[axis] = loop.block[axis];
+    block.gridDim[axis] = loop.grid[axis];
+  }
+  block.sharedMemory = loop.sharedBytes ? sharedMemory.get(loop.sharedBytes) : nullptr;
+  block.sharedBytes = loop.sharedBytes;
+  BlockScheduler &scheduler = BlockScheduler::ofThisThread();
+  scheduler.setFiberStackBytes(loop.fiberStackBytes);
+  scheduler.setGridBarrier(loop.gridBarrier);
+  RunningBlock running;
+  WatchedBlock watched(loop.watched, block.blockIdx);
+  loop.entry(loop.args, &block);
+  // An entry that runs its threads on fibers cannot throw (generated code
+  // has no unwind tables); it records its error instead. Thrown here, it
+  // takes the path of any exception from a block: the pool skips the
+  // blocks nobody has started yet, lets those already running finish, and
+  // rethrows the first error to the launcher (the launch on the default
+  // stream, the stream's worker otherwise, whose next synchronize() raises
+  // it). In a cooperative launch it fails the grid (GridBarrier.h).
+  if (std::exception_ptr error = takeCpuBlockError())
+    std::rethrow_exception(error);
+}
 
 bool cpuThreadRunsABlock() noexcept {
   return blocksRunning != 0;
@@ -133,10 +140,18 @@ void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block,
                   std::size_t fiberStackBytes, void **args) {
   WatchedLaunch watchedStorage{};
   const WatchedLaunch *watched = watchLaunch(kernel, watchedStorage);
-  BlockLoop loop{kernel.cpuEntry, args,           {grid.x, grid.y, grid.z}, {block.x, block.y, block.z},
-                 sharedBytes,     fiberStackBytes, watched};
+  CpuBlockLoop loop{.entry = kernel.cpuEntry,
+                    .args = args,
+                    .grid = {grid.x, grid.y, grid.z},
+                    .block = {block.x, block.y, block.z},
+                    .sharedBytes = sharedBytes,
+                    .fiberStackBytes = fiberStackBytes,
+                    .watched = watched,
+                    .gridBarrier = nullptr};
   std::uint64_t blocks = std::uint64_t{grid.x} * grid.y * grid.z;
-  cpuThreadPool().parallelFor(blocks, runBlock, &loop);
+  if (kernel.gridSynchronises)
+    return runCooperativeCpuKernel(kernel, loop, blocks);
+  cpuThreadPool().parallelFor(blocks, runCpuBlock, &loop);
 }
 
 std::size_t cpuFiberStackBytes(const KernelInfo &kernel) {
@@ -151,14 +166,15 @@ std::size_t cpuFiberStackBytes(const KernelInfo &kernel) {
 }
 
 void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
+  if (kernel.gridSynchronises)
+    checkCooperativeCpuLaunch(kernel, config);
   const std::size_t fiberStackBytes = cpuFiberStackBytes(kernel);
   if (!config.stream) {
     waitForCpuStreams();
     pyk_check_record record{};
     if (kernel.checked)
       bindCheckArguments(kernel, args, &record);
-    runCpuKernel(kernel, config.grid, config.block, config.shared_bytes, fiberStackBytes, args);
-    raiseCheckFailure(record);
+    runCheckedCpuKernel(kernel, config.grid, config.block, config.shared_bytes, fiberStackBytes, args, record);
     return;
   }
   StreamImpl &stream = checkedImpl(*config.stream, "launching a kernel");
@@ -186,9 +202,8 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     queued->args[i] = &queued->values[i];
   }
   stream.cpu->submit([queued] {
-    runCpuKernel(*queued->kernel, queued->grid, queued->block, queued->sharedBytes, queued->fiberStackBytes,
-                 queued->args.data());
-    raiseCheckFailure(queued->checkRecord);
+    runCheckedCpuKernel(*queued->kernel, queued->grid, queued->block, queued->sharedBytes, queued->fiberStackBytes,
+                        queued->args.data(), queued->checkRecord);
   });
 }
 

@@ -2,7 +2,9 @@
 //
 // A CPU-device launch calls the kernel's CpuKernelEntry once per block (the
 // entry runs all threads of its block), blocks in parallel on the CPU
-// device's thread pool, each with its own dynamic shared memory.
+// device's thread pool, each with its own dynamic shared memory. A kernel
+// that synchronises its grid runs every block at once instead, each on an
+// OS thread of its own (CpuCooperativeLaunch.h).
 //
 // It does not validate the launch configuration (Launch.cpp does, for both
 // devices, before anything else).
@@ -14,17 +16,40 @@
 #include "pyk/Launch.h"
 
 #include <cstddef>
+#include <cstdint>
 
 namespace pyk::detail {
 
 /// Alignment of a block's dynamic shared memory on the CPU device.
 inline constexpr std::size_t cpuSharedMemoryAlignment = 64;
 
+class GridBarrier;
+struct WatchedLaunch;
+
+/// One launch, as each of its blocks sees it.
+struct CpuBlockLoop {
+  CpuKernelEntry entry;
+  void **args;
+  std::uint32_t grid[3];
+  std::uint32_t block[3];
+  std::size_t sharedBytes;
+  std::size_t fiberStackBytes;
+  const WatchedLaunch *watched; ///< null without PYK_CPU_LAUNCH_TIMEOUT
+  GridBarrier *gridBarrier;     ///< a cooperative launch's; null otherwise
+};
+
+/// Runs block `index` (blockIdx.x varying fastest) of `loop`, a
+/// CpuBlockLoop, on the calling thread, with the thread's dynamic shared
+/// memory; throws what the block threw or recorded (takeCpuBlockError). A
+/// ThreadPool::Body.
+void runCpuBlock(void *loop, std::uint64_t index);
+
 /// Runs every block of the grid, blockIdx.x varying fastest, and returns
 /// when all have finished; the block's fibers, if it runs its threads on
 /// fibers, get stacks of at least `fiberStackBytes`. Rethrows the first
 /// exception an entry threw or error it recorded (takeCpuBlockError);
-/// blocks not started by then are skipped.
+/// blocks not started by then are skipped. A kernel that synchronises its
+/// grid runs all its blocks at once (runCooperativeCpuKernel).
 /// With PYK_CPU_LAUNCH_TIMEOUT, a launch running longer aborts the program
 /// (LaunchWatchdog.h).
 void runCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 &block, std::size_t sharedBytes,
@@ -42,7 +67,10 @@ bool cpuThreadRunsABlock() noexcept;
 /// Launches `kernel` on the CPU device (`config` already validated). On the
 /// default stream it waits for the work queued on every stream, then runs
 /// the kernel before returning. On a stream it copies the argument values
-/// (KernelInfo::argSizes) and queues the launch.
+/// (KernelInfo::argSizes) and queues the launch. A cooperative grid larger
+/// than the CPU device runs is a LaunchConfigError, before anything else.
+/// A checked kernel's failed check is raised in place of a KernelError the
+/// launch would throw, which it may have caused.
 void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args);
 
 } // namespace pyk::detail

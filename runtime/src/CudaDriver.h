@@ -96,7 +96,11 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult(CUfunction, int, int))                                          \
   X(cuLaunchKernel, "cuLaunchKernel",                                                                                  \
     CUresult(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **,      \
-             void **))
+             void **))                                                                                                 \
+  X(cuLaunchCooperativeKernel, "cuLaunchCooperativeKernel",                                                            \
+    CUresult(CUfunction, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, unsigned, CUstream, void **))     \
+  X(cuOccupancyMaxActiveBlocksPerMultiprocessor, "cuOccupancyMaxActiveBlocksPerMultiprocessor",                        \
+    CUresult(int *, CUfunction, int, std::size_t))
 
 /// The driver's entry points, all non-null once loaded.
 struct Driver {

@@ -107,7 +107,8 @@ constexpr ErrorInfo errorTable[] = {
     {719, "CUDA_ERROR_LAUNCH_FAILED",
      "a kernel failed while running (an out-of-bounds access?): compile it with pykc --checked; the CUDA context is "
      "now unusable: restart the program"},
-    {720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE", nullptr},
+    {720, "CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE",
+     "a kernel that synchronises its grid must have every block on the GPU at once: launch fewer blocks"},
     {721, "CUDA_ERROR_TENSOR_MEMORY_LEAK", nullptr},
     {800, "CUDA_ERROR_NOT_PERMITTED", nullptr},
     {801, "CUDA_ERROR_NOT_SUPPORTED", "this GPU or driver does not support the operation"},

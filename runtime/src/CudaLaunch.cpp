@@ -2,20 +2,27 @@
 //
 // The slow paths (first launch of a kernel, a launch with more dynamic
 // shared memory than a kernel gets by default, a failed launch) take one
-// mutex and may allocate; the fast path takes neither.
+// mutex and may allocate; the fast path takes neither. A kernel that
+// synchronises its grid asks the driver how many of its blocks fit at once
+// (cuOccupancyMaxActiveBlocksPerMultiprocessor) on every launch, and is
+// launched with cuLaunchCooperativeKernel and its stream's grid barrier
+// (CudaGridBarriers.h).
 //
 //===----------------------------------------------------------------------===//
 #include "CudaLaunch.h"
 #include "CheckFailures.h"
 
 #include "CudaErrors.h"
+#include "CudaGridBarriers.h"
 #include "DeviceState.h"
 #include "LaunchCheck.h"
 #include "StreamImpl.h"
 #include "pyk/Error.h"
 
+#include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <iterator>
 #include <mutex>
 #include <unordered_map>
 #include <utility>
@@ -187,10 +194,11 @@ void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const
   cache.sharedOptIns.emplace_back(function, config.shared_bytes);
 }
 
-/// The CudaError of a failed cuLaunchKernel, with what the kernel's
-/// attributes say about the cause where they can.
+/// The CudaError of a failed `call` (cuLaunchKernel or
+/// cuLaunchCooperativeKernel), with what the kernel's attributes say about
+/// the cause where they can.
 [[noreturn]] void throwLaunchError(const DeviceState &state, const KernelInfo &kernel, const Launch &config,
-                                   CUfunction function, CUresult code) {
+                                   CUfunction function, CUresult code, const char *call) {
   std::string what = "launching " + launchLabel(kernel, config);
   std::uint64_t threads = std::uint64_t{config.block.x} * config.block.y * config.block.z;
   if (code == 701 /* CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES */) {
@@ -209,7 +217,66 @@ void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const
               std::to_string(config.shared_bytes) + " dynamic bytes exceed the " +
               std::to_string(state.defaultSharedBytes) + " bytes a block gets";
   }
-  cuda::throwError("cuLaunchKernel", code, what);
+  cuda::throwError(call, code, what);
+}
+
+/// Throws LaunchConfigError when the grid of `config` has more blocks than
+/// the GPU holds at once for `function` with this block and dynamic shared
+/// memory (what a cooperative launch needs).
+void checkCooperativeGrid(const DeviceState &state, const KernelInfo &kernel, const Launch &config,
+                          CUfunction function) {
+  const std::uint64_t threads = std::uint64_t{config.block.x} * config.block.y * config.block.z;
+  const std::uint64_t blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
+  int perMultiprocessor = 0;
+  if (CUresult code = state.cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &perMultiprocessor, function, static_cast<int>(threads), config.shared_bytes))
+    cuda::throwError("cuOccupancyMaxActiveBlocksPerMultiprocessor", code,
+                     "finding how many blocks of " + launchLabel(kernel, config) + " the GPU holds at once");
+  const std::uint64_t largest = std::uint64_t(std::max(perMultiprocessor, 0)) * state.multiprocessors;
+  if (blocks <= largest)
+    return;
+  const std::string block = std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " with " +
+                            std::to_string(config.shared_bytes) + " bytes of dynamic shared memory";
+  const std::string held = largest == 0
+                               ? "not one block of " + block + " fits on a multiprocessor of " + state.name +
+                                     " (its registers or shared memory): launch smaller blocks"
+                               : state.name + " holds at most " + std::to_string(largest) + " blocks of " + block +
+                                     " at once (" + std::to_string(perMultiprocessor) + " per multiprocessor on " +
+                                     std::to_string(state.multiprocessors) + " multiprocessors): launch at most " +
+                                     std::to_string(largest) + " blocks";
+  throw LaunchConfigError("pyk: cannot launch " + launchLabel(kernel, config) +
+                          ": the kernel synchronises its grid (cuda.cg.this_grid().sync()), so it is launched "
+                          "cooperatively, with every block resident on the GPU at once; the grid has " +
+                          std::to_string(blocks) + " blocks, and " + held);
+}
+
+/// A kernel that synchronises its grid: checks that the grid fits, then
+/// launches it cooperatively with the stream's grid barrier in its last
+/// argument. The caller's args stay as they are: the launch gets a copy of
+/// the pointers whose last one points to the barrier's address.
+void launchCooperatively(const DeviceState &state, KernelInfo &kernel, const Launch &config, CUfunction function,
+                         StreamImpl *stream, void **args) {
+  if (kernel.argCount == 0)
+    throw Error("pyk: cannot launch " + kernelLabel(kernel) +
+                ": it synchronises its grid but has no arguments, where the last must be the grid barrier's; the "
+                "generated files are out of date: rebuild them with pykc");
+  checkCooperativeGrid(state, kernel, config, function);
+  std::uint64_t barrier = gpuGridBarrier(stream);
+  const unsigned slots = kernel.argCount + (kernel.checked ? 2 : 0);
+  void *inlineArgs[32];
+  std::vector<void *> manyArgs;
+  void **launchArgs = inlineArgs;
+  if (slots > std::size(inlineArgs)) {
+    manyArgs.resize(slots);
+    launchArgs = manyArgs.data();
+  }
+  std::copy(args, args + slots, launchArgs);
+  launchArgs[kernel.argCount - 1] = &barrier;
+  CUresult code = state.cu->cuLaunchCooperativeKernel(
+      function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y, config.block.z,
+      static_cast<unsigned>(config.shared_bytes), stream ? stream->cuStream : nullptr, launchArgs);
+  if (code != cuda::CUDA_SUCCESS)
+    throwLaunchError(state, kernel, config, function, code, "cuLaunchCooperativeKernel");
 }
 
 } // namespace
@@ -221,14 +288,16 @@ void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
     function = loadFunction(state, kernel);
   if (config.shared_bytes > state.defaultSharedBytes)
     allowSharedMemory(state, kernel, config, function);
-  cuda::CUstream stream = config.stream ? checkedImpl(*config.stream, "launching a kernel").cuStream : nullptr;
+  StreamImpl *stream = config.stream ? &checkedImpl(*config.stream, "launching a kernel") : nullptr;
   if (kernel.checked)
     bindCheckArguments(kernel, args, gpuCheckRecord());
-  CUresult code =
-      state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x, config.block.y,
-                               config.block.z, static_cast<unsigned>(config.shared_bytes), stream, args, nullptr);
+  if (kernel.gridSynchronises)
+    return launchCooperatively(state, kernel, config, function, stream, args);
+  CUresult code = state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
+                                           config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes),
+                                           stream ? stream->cuStream : nullptr, args, nullptr);
   if (code != cuda::CUDA_SUCCESS)
-    throwLaunchError(state, kernel, config, function, code);
+    throwLaunchError(state, kernel, config, function, code, "cuLaunchKernel");
 }
 
 } // namespace pyk::detail

@@ -15,11 +15,14 @@
 namespace pyk::detail {
 
 /// Launches `kernel` on the GPU (`config` already validated), asynchronously
-/// on `config.stream` or the default stream. Throws CudaError naming the
-/// failed call (cuModuleLoadDataEx with the JIT compiler's log,
-/// cuModuleGetFunction, cuLaunchKernel) and LaunchConfigError when the
-/// kernel's static shared memory and the dynamic shared memory together
-/// exceed the GPU's limit.
+/// on `config.stream` or the default stream; a kernel that synchronises its
+/// grid cooperatively, with the stream's grid barrier in its last argument
+/// (in a copy of `args`: the caller's is not written). Throws CudaError
+/// naming the failed call (cuModuleLoadDataEx with the JIT compiler's log,
+/// cuModuleGetFunction, cuLaunchKernel, cuLaunchCooperativeKernel, ...)
+/// and LaunchConfigError when the kernel's static shared memory and the
+/// dynamic shared memory together exceed the GPU's limit, or when a
+/// cooperative grid has more blocks than the GPU holds at once.
 void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args);
 
 } // namespace pyk::detail

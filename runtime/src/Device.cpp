@@ -108,7 +108,8 @@ int attribute(const cuda::Driver &cu, int which, cuda::CUdevice device, int fall
   return value;
 }
 
-/// Reads the launch limits of `state.device` into `state`.
+/// Reads the launch limits of `state.device`, and its multiprocessors, into
+/// `state`.
 void readLimits(DeviceState &state) {
   const cuda::Driver &cu = *state.cu;
   LaunchLimits &limits = state.limits;
@@ -119,6 +120,8 @@ void readLimits(DeviceState &state) {
   limits.maxGrid[0] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_X, state.device, 2147483647);
   limits.maxGrid[1] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Y, state.device, 65535);
   limits.maxGrid[2] = attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_GRID_DIM_Z, state.device, 65535);
+  state.multiprocessors =
+      static_cast<unsigned>(attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, state.device, 1));
   state.defaultSharedBytes = static_cast<std::size_t>(
       attribute(cu, cuda::CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, state.device, 48 * 1024));
   limits.maxSharedBytes = std::max<std::size_t>(

@@ -51,6 +51,9 @@ struct DeviceState {
   cuda::CUdevice device = 0;
   cuda::CUcontext context = nullptr;
   int computeMajor = 0, computeMinor = 0;
+  /// Streaming multiprocessors: a cooperative launch's grid holds at most
+  /// this many times the blocks one of them holds at once.
+  unsigned multiprocessors = 1;
   /// Dynamic shared memory a kernel gets without opting in (48 KiB).
   std::size_t defaultSharedBytes = 48 * 1024;
 };

@@ -6,6 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "CheckFailures.h"
+#include "CudaGridBarriers.h"
 #include "StreamImpl.h"
 
 #include "CudaErrors.h"
@@ -70,6 +71,7 @@ Stream::Stream() : impl_(std::make_unique<detail::StreamImpl>()) {
 Stream::~Stream() {
   if (!impl_ || impl_->kind == DeviceKind::Cpu)
     return; // the CpuStream finishes its work in its destructor
+  detail::releaseGpuGridBarrier(*impl_);
   try {
     // Work still queued completes; the driver frees the stream after it.
     (void)detail::cudaState().cu->cuStreamDestroy(impl_->cuStream);

@@ -25,6 +25,10 @@ struct StreamImpl {
   DeviceKind kind = DeviceKind::Cpu;
   cuda::CUstream cuStream = nullptr; ///< GPU
   std::unique_ptr<CpuStream> cpu;    ///< CPU device
+  /// GPU: the grid barrier of the cooperative launches on this stream
+  /// (CudaGridBarriers.h); 0 until the first.
+  std::once_flag gridBarrierAllocated;
+  cuda::CUdeviceptr gridBarrier = 0;
 };
 
 /// A CPU-device event: each record() takes the next generation number; the

@@ -6,6 +6,7 @@
 // These tests run only in the process ctest starts on the fake driver.
 //
 //===----------------------------------------------------------------------===//
+#include "StreamImpl.h"
 #include "TestSupport.h"
 #include "fake_cuda/FakeCudaControl.h"
 
@@ -13,6 +14,7 @@
 
 #include <dlfcn.h>
 
+#include <cstdint>
 #include <cstring>
 #include <thread>
 #include <vector>
@@ -21,6 +23,43 @@ namespace pyk::test {
 namespace {
 
 using ::testing::HasSubstr;
+
+/// What the grid-barrier probe saw in its arguments, from block 0: the
+/// barrier's address, the 8 bytes there, and in checked mode the check
+/// record's address and the launch word.
+struct ProbeSeen {
+  std::uint64_t barrier, barrierValue, checkRecord, launchWord;
+};
+
+/// A kernel that synchronises its grid, as the fake driver runs it (block
+/// after block, so it never waits): args are a ProbeSeen pointer and the
+/// grid barrier's slot, and in checked mode the check record's two.
+template <bool Checked> void gridBarrierProbeCpu(void **args, const detail::CpuBlockContext *block) {
+  if (block->blockIdx[0] + block->blockIdx[1] + block->blockIdx[2] != 0)
+    return;
+  ProbeSeen *seen;
+  std::memcpy(&seen, args[0], sizeof seen);
+  std::memcpy(&seen->barrier, args[1], 8);
+  std::memcpy(&seen->barrierValue, reinterpret_cast<const void *>(static_cast<std::uintptr_t>(seen->barrier)), 8);
+  if (Checked) {
+    std::memcpy(&seen->checkRecord, args[2], 8);
+    std::memcpy(&seen->launchWord, args[3], 8);
+  }
+}
+
+const detail::KernelModule gridModule{"grid.pyk", ".visible .entry grid_barrier_probe(\n"
+                                                  ".visible .entry checked_grid_barrier_probe(\n"};
+detail::KernelInfo gridProbeKernel{.module = &gridModule,
+                                   .symbol = "grid_barrier_probe",
+                                   .cpuEntry = gridBarrierProbeCpu<false>,
+                                   .argCount = 2,
+                                   .gridSynchronises = true};
+detail::KernelInfo checkedGridProbeKernel{.module = &gridModule,
+                                          .symbol = "checked_grid_barrier_probe",
+                                          .cpuEntry = gridBarrierProbeCpu<true>,
+                                          .argCount = 2,
+                                          .checked = true,
+                                          .gridSynchronises = true};
 
 class FakeDriver : public RuntimeTest {
 protected:
@@ -43,6 +82,7 @@ protected:
   void TearDown() override {
     if (!fake)
       return;
+    fake->blocksPerMultiprocessor = -1;
     EXPECT_EQ(fake->contextErrors.load(), 0) << "a driver call came from a thread without the context";
     EXPECT_EQ(fake->badFrees.load(), 0) << "freed a pointer twice or one the driver did not allocate";
   }
@@ -66,6 +106,34 @@ protected:
     std::vector<float> host(8);
     out.copy_to_host(host);
     return host[7];
+  }
+
+  /// Launches `kernel` (a grid-barrier probe) as generated launch code
+  /// does, the barrier's slot 0; returns what it saw, and checks that the
+  /// caller's arguments are as they were.
+  ProbeSeen probe(detail::KernelInfo &kernel, const Launch &config) {
+    ProbeSeen seen{};
+    ProbeSeen *seenPointer = &seen;
+    std::uint64_t slots[4] = {};
+    std::memcpy(&slots[0], &seenPointer, 8);
+    void *args[4] = {&slots[0], &slots[1], &slots[2], &slots[3]};
+    detail::launch(kernel, config, args);
+    EXPECT_EQ(args[1], &slots[1]) << "the launch wrote into the caller's args";
+    EXPECT_EQ(slots[1], 0u) << "the launch wrote into the caller's barrier slot";
+    return seen;
+  }
+
+  /// The bytes of the fake device's live allocation at `pointer` (0: none).
+  static unsigned long long allocationBytes(std::uint64_t pointer) {
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
+    void *symbol = library ? dlsym(library, "pykFakeCudaAllocationBytes") : nullptr;
+    if (library)
+      dlclose(library);
+    if (!symbol)
+      return 0;
+    unsigned long long (*bytes)(unsigned long long);
+    std::memcpy(&bytes, &symbol, sizeof(symbol));
+    return bytes(pointer);
   }
 
   PykFakeCudaState *fake = nullptr;
@@ -248,6 +316,99 @@ TEST_F(FakeDriver, EveryThreadGetsTheContext) {
     event.record(&stream);
     event.synchronize();
   }).join();
+}
+
+//===--- Kernels that synchronise their grid --------------------------------===//
+
+TEST_F(FakeDriver, OnlyKernelsThatSynchroniseTheirGridAreLaunchedCooperatively) {
+  ASSERT_TRUE(registerKernelWithFakeDriver("grid_barrier_probe", gridBarrierProbeCpu<false>));
+  detail::KernelInfo add{&testModule, "vector_add", nullptr, 6};
+  int launches = fake->launches, cooperative = fake->cooperativeLaunches;
+  EXPECT_EQ(addEight(add), 3.0f);
+  EXPECT_EQ(fake->launches - launches, 1);
+  EXPECT_EQ(fake->cooperativeLaunches - cooperative, 0);
+  probe(gridProbeKernel, {{3, 2}, {64, 2}, 512});
+  EXPECT_EQ(fake->launches - launches, 1);
+  EXPECT_EQ(fake->cooperativeLaunches - cooperative, 1);
+  EXPECT_EQ(fake->occupancyBlockSize.load(), 128) << "the occupancy asked for the launch's block";
+  EXPECT_EQ(fake->occupancySharedBytes.load(), 512);
+}
+
+TEST_F(FakeDriver, AGridLargerThanTheGpuHoldsAtOnceIsALaunchConfigError) {
+  ASSERT_TRUE(registerKernelWithFakeDriver("grid_barrier_probe", gridBarrierProbeCpu<false>));
+  const int cooperative = fake->cooperativeLaunches;
+  fake->blocksPerMultiprocessor = 2;
+  try {
+    probe(gridProbeKernel, {265, 128});
+    ADD_FAILURE() << "launched";
+  } catch (const LaunchConfigError &error) {
+    EXPECT_STREQ(error.what(),
+                 "pyk: cannot launch grid_barrier_probe (from grid.pyk) with grid (265, 1, 1) and block (128, 1, 1): "
+                 "the kernel synchronises its grid (cuda.cg.this_grid().sync()), so it is launched cooperatively, "
+                 "with every block resident on the GPU at once; the grid has 265 blocks, and pyk fake GPU (sm_90) "
+                 "holds at most 264 blocks of 128 threads with 0 bytes of dynamic shared memory at once (2 per "
+                 "multiprocessor on 132 multiprocessors): launch at most 264 blocks");
+  }
+  EXPECT_EQ(fake->cooperativeLaunches - cooperative, 0);
+  probe(gridProbeKernel, {{132, 2}, 128});
+  EXPECT_EQ(fake->cooperativeLaunches - cooperative, 1) << "the largest grid that fits was not launched";
+  fake->blocksPerMultiprocessor = 0;
+  try {
+    probe(gridProbeKernel, {1, 1024, 4096});
+    ADD_FAILURE() << "launched";
+  } catch (const LaunchConfigError &error) {
+    EXPECT_STREQ(error.what(),
+                 "pyk: cannot launch grid_barrier_probe (from grid.pyk) with grid (1, 1, 1) and block (1024, 1, 1): "
+                 "the kernel synchronises its grid (cuda.cg.this_grid().sync()), so it is launched cooperatively, "
+                 "with every block resident on the GPU at once; the grid has 1 blocks, and not one block of 1024 "
+                 "threads with 4096 bytes of dynamic shared memory fits on a multiprocessor of pyk fake GPU (sm_90) "
+                 "(its registers or shared memory): launch smaller blocks");
+  }
+  EXPECT_EQ(fake->cooperativeLaunches - cooperative, 1);
+}
+
+TEST_F(FakeDriver, EachStreamHasAGridBarrierOfItsOwn) {
+  ASSERT_TRUE(registerKernelWithFakeDriver("grid_barrier_probe", gridBarrierProbeCpu<false>));
+  const ProbeSeen onDefault = probe(gridProbeKernel, {4, 32});
+  EXPECT_EQ(fake->cooperativeStream.load(), nullptr);
+  EXPECT_EQ(probe(gridProbeKernel, {2, 64}).barrier, onDefault.barrier) << "the default stream's changed";
+  std::uint64_t first = 0, second = 0;
+  const int live = fake->liveAllocations;
+  {
+    Stream a, b, unused;
+    first = probe(gridProbeKernel, {4, 32, 0, &a}).barrier;
+    EXPECT_EQ(fake->cooperativeStream.load(), static_cast<void *>(a.impl()->cuStream));
+    EXPECT_EQ(probe(gridProbeKernel, {8, 32, 0, &a}).barrier, first) << "a stream's changed";
+    second = probe(gridProbeKernel, {4, 32, 0, &b}).barrier;
+    EXPECT_EQ(fake->cooperativeStream.load(), static_cast<void *>(b.impl()->cuStream));
+    EXPECT_NE(first, second);
+    EXPECT_NE(first, onDefault.barrier);
+    EXPECT_NE(second, onDefault.barrier);
+    for (std::uint64_t barrier : {onDefault.barrier, first, second})
+      EXPECT_EQ(allocationBytes(barrier), 8u) << "not a live allocation of two uint32 words";
+    EXPECT_EQ(fake->liveAllocations - live, 2) << "a stream without cooperative launches got a barrier";
+  }
+  EXPECT_EQ(onDefault.barrierValue, 0u);
+  EXPECT_EQ(allocationBytes(first), 0u) << "a destroyed stream's barrier was not freed";
+  EXPECT_EQ(allocationBytes(second), 0u) << "a destroyed stream's barrier was not freed";
+  EXPECT_EQ(fake->liveAllocations - live, 0);
+}
+
+TEST_F(FakeDriver, ABarrierIsZeroWhenFirstUsed) {
+  ASSERT_TRUE(registerKernelWithFakeDriver("grid_barrier_probe", gridBarrierProbeCpu<false>));
+  Stream stream;
+  const ProbeSeen seen = probe(gridProbeKernel, {2, 32, 0, &stream});
+  EXPECT_NE(seen.barrier, 0u);
+  EXPECT_EQ(seen.barrierValue, 0u);
+}
+
+TEST_F(FakeDriver, ACheckedKernelThatSynchronisesItsGridGetsItsBarrierAndItsCheckRecord) {
+  ASSERT_TRUE(registerKernelWithFakeDriver("checked_grid_barrier_probe", gridBarrierProbeCpu<true>));
+  const ProbeSeen seen = probe(checkedGridProbeKernel, {2, 32});
+  EXPECT_EQ(allocationBytes(seen.barrier), 8u);
+  EXPECT_EQ(allocationBytes(seen.checkRecord), sizeof(pyk_check_record));
+  EXPECT_EQ(seen.launchWord, reinterpret_cast<std::uintptr_t>(&checkedGridProbeKernel));
+  synchronize();
 }
 
 } // namespace

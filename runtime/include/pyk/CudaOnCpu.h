@@ -111,6 +111,12 @@ inline int syncthreadsOr(const char *where, int predicate) {
   KeepThreadIndex keep;
   return pyk_cpu_syncthreads_or(predicate, where);
 }
+/// g.sync() of cuda.cg.this_grid(): every fiber of the block, then every
+/// block of the grid (the launch runs them all at once).
+inline void gridSync(const char *where) {
+  KeepThreadIndex keep;
+  pyk_cpu_grid_sync(where);
+}
 
 // Warp operations.
 inline void syncwarp(const char *where, unsigned mask = 0xffffffffu) {
@@ -270,6 +276,10 @@ constexpr int warpSize = 32;
 #define __match_any_sync(mask, value) ::pyk::cuda_on_cpu::matchAny(PYK_CUDA_ON_CPU_WHERE, mask, value)
 // The prelude's helper (prelude.cuh, MatchAll), at the call's own line.
 #define pyk_match_all(mask, value) ::pyk::cuda_on_cpu::matchAll(PYK_CUDA_ON_CPU_WHERE, mask, value)
+// g.sync(), as the generated code calls it with the grid barrier's address
+// (the kernel's last parameter, pyk/Launch.h): a GPU's; the CPU device's
+// barrier is the runtime's, so the address is only evaluated.
+#define pyk_grid_sync(barrier) ((void)(barrier), ::pyk::cuda_on_cpu::gridSync(PYK_CUDA_ON_CPU_WHERE))
 #define __shfl_sync(...) ::pyk::cuda_on_cpu::shfl(PYK_CUDA_ON_CPU_WHERE, __VA_ARGS__)
 #define __shfl_up_sync(...) ::pyk::cuda_on_cpu::shflUp(PYK_CUDA_ON_CPU_WHERE, __VA_ARGS__)
 #define __shfl_down_sync(...) ::pyk::cuda_on_cpu::shflDown(PYK_CUDA_ON_CPU_WHERE, __VA_ARGS__)

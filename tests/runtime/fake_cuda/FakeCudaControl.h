@@ -4,7 +4,9 @@
 // points the runtime uses on the host: device memory is host memory, a
 // launch runs the kernel's registered CPU entry block by block, and modules
 // are PTX text searched for ".entry NAME(". Tests reach these extra
-// functions with dlsym on the loaded library.
+// functions with dlsym on the loaded library. A cooperative launch runs
+// its blocks one after another too, so a kernel it runs must not wait at a
+// grid barrier.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_TEST_FAKECUDACONTROL_H
@@ -26,6 +28,15 @@ struct PykFakeCudaState {
   std::atomic<int> maxThreadsPerFunction{1024}; ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   std::atomic<int> dynamicSharedOptIn{0};       ///< the last CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES set
   std::atomic<int> synchronizeError{0};         ///< what cuCtxSynchronize returns
+  // Cooperative launches (kernels that synchronise their grid).
+  std::atomic<int> cooperativeLaunches{0}; ///< successful cuLaunchCooperativeKernel calls
+  /// What cuOccupancyMaxActiveBlocksPerMultiprocessor says; negative: 2048
+  /// threads' worth of blocks, at most 32 (the fake GPU has 132
+  /// multiprocessors, which the runtime reads once, when it selects it).
+  std::atomic<int> blocksPerMultiprocessor{-1};
+  std::atomic<int> occupancyBlockSize{0};         ///< of the last occupancy query
+  std::atomic<long long> occupancySharedBytes{0}; ///< of the last occupancy query
+  std::atomic<void *> cooperativeStream{nullptr}; ///< the CUstream of the last cooperative launch
 };
 
 extern "C" {
@@ -33,6 +44,9 @@ extern "C" {
 PykFakeCudaState *pykFakeCudaState();
 /// Makes launches of the kernel named `symbol` run `entry`.
 void pykFakeCudaRegisterKernel(const char *symbol, pyk::detail::CpuKernelEntry entry);
+/// The bytes of the live allocation at `pointer` (a CUdeviceptr that
+/// cuMemAlloc_v2 returned and cuMemFree_v2 has not freed), or 0.
+unsigned long long pykFakeCudaAllocationBytes(unsigned long long pointer);
 }
 
 #endif // PYK_TEST_FAKECUDACONTROL_H

@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 #include "FakeCudaControl.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdint>
 #include <cstdio>
@@ -24,7 +25,6 @@
 #include <memory>
 #include <mutex>
 #include <new>
-#include <set>
 #include <string>
 #include <vector>
 
@@ -33,10 +33,11 @@ namespace {
 using CUresult = int;
 constexpr CUresult SUCCESS = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, INVALID_DEVICE = 101,
                    INVALID_CONTEXT = 201, INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
-                   LAUNCH_OUT_OF_RESOURCES = 701, LAUNCH_FAILED = 719;
+                   LAUNCH_OUT_OF_RESOURCES = 701, LAUNCH_FAILED = 719, COOPERATIVE_LAUNCH_TOO_LARGE = 720;
 
 constexpr std::size_t defaultShared = 48 * 1024, optInShared = 232448;
 constexpr std::size_t largestAllocation = std::size_t{1} << 40;
+constexpr int multiprocessors = 132;
 
 struct Function {
   std::string name;
@@ -55,8 +56,8 @@ struct Event {
 struct Driver {
   std::mutex mutex;
   bool initialised = false;
-  int context = 0; ///< its address is the one context
-  std::set<void *> allocations;
+  int context = 0;                           ///< its address is the one context
+  std::map<void *, std::size_t> allocations; ///< live ones and their sizes
   std::map<std::string, pyk::detail::CpuKernelEntry> kernels;
   PykFakeCudaState state;
 };
@@ -107,6 +108,11 @@ void writeLog(unsigned count, const int *options, void **values, int bufferOptio
     std::snprintf(buffer, size, "%s", text);
 }
 
+/// Runs the kernel's registered CPU entry for every block, one after
+/// another (cuLaunchKernel and cuLaunchCooperativeKernel alike).
+CUresult runKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                   unsigned shared, void **params);
+
 } // namespace
 
 extern "C" {
@@ -118,6 +124,12 @@ PykFakeCudaState *pykFakeCudaState() {
 void pykFakeCudaRegisterKernel(const char *symbol, pyk::detail::CpuKernelEntry entry) {
   std::lock_guard lock(driver().mutex);
   driver().kernels[symbol] = entry;
+}
+
+unsigned long long pykFakeCudaAllocationBytes(unsigned long long pointer) {
+  std::lock_guard lock(driver().mutex);
+  auto it = driver().allocations.find(host(pointer));
+  return it == driver().allocations.end() ? 0 : it->second;
 }
 
 CUresult cuInit(unsigned) {
@@ -168,8 +180,8 @@ CUresult cuDeviceGetAttribute(int *value, int attribute, int) {
     *value = static_cast<int>(defaultShared);
     return SUCCESS; // shared per block
   case 16:
-    *value = 132;
-    return SUCCESS; // multiprocessors
+    *value = multiprocessors;
+    return SUCCESS;
   case 75:
     *value = 9;
     return SUCCESS; // compute capability
@@ -211,7 +223,7 @@ CUresult cuMemAlloc_v2(unsigned long long *pointer, std::size_t bytes) {
     return OUT_OF_MEMORY;
   void *memory = ::operator new (bytes, std::align_val_t{256});
   std::lock_guard lock(driver().mutex);
-  driver().allocations.insert(memory);
+  driver().allocations.emplace(memory, bytes);
   ++driver().state.liveAllocations;
   *pointer = reinterpret_cast<std::uintptr_t>(memory);
   return SUCCESS;
@@ -360,10 +372,54 @@ CUresult cuFuncSetAttribute(Function *function, int attribute, int value) {
   return SUCCESS;
 }
 
+/// The blocks of a cooperative launch one multiprocessor holds.
+int blocksPerMultiprocessor(int blockSize) {
+  const int set = driver().state.blocksPerMultiprocessor;
+  return set >= 0 ? set : std::min(32, 2048 / std::max(blockSize, 1));
+}
+
+CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, Function *, int blockSize, std::size_t shared) {
+  if (!ready())
+    return notReady();
+  if (blockSize <= 0)
+    return INVALID_VALUE;
+  driver().state.occupancyBlockSize = blockSize;
+  driver().state.occupancySharedBytes = static_cast<long long>(shared);
+  *blocks = blocksPerMultiprocessor(blockSize);
+  return SUCCESS;
+}
+
 CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                         unsigned bz, unsigned shared, Stream *, void **params, void **) {
   if (!ready())
     return notReady();
+  const CUresult result = runKernel(function, gx, gy, gz, bx, by, bz, shared, params);
+  if (result == SUCCESS)
+    ++driver().state.launches;
+  return result;
+}
+
+CUresult cuLaunchCooperativeKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                                   unsigned bz, unsigned shared, Stream *stream, void **params) {
+  if (!ready())
+    return notReady();
+  const int blockSize = static_cast<int>(std::uint64_t{bx} * by * bz);
+  if (std::uint64_t{gx} * gy * gz > std::uint64_t(blocksPerMultiprocessor(blockSize)) * multiprocessors)
+    return COOPERATIVE_LAUNCH_TOO_LARGE;
+  const CUresult result = runKernel(function, gx, gy, gz, bx, by, bz, shared, params);
+  if (result == SUCCESS) {
+    driver().state.cooperativeStream = stream;
+    ++driver().state.cooperativeLaunches;
+  }
+  return result;
+}
+
+} // extern "C"
+
+namespace {
+
+CUresult runKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
+                   unsigned shared, void **params) {
   if (std::uint64_t{bx} * by * bz > static_cast<std::uint64_t>(driver().state.maxThreadsPerFunction.load()))
     return LAUNCH_OUT_OF_RESOURCES;
   if (shared > defaultShared && shared > static_cast<unsigned>(function->dynamicShared))
@@ -387,8 +443,7 @@ CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned g
             {x, y, z}, {bx, by, bz}, {gx, gy, gz}, shared ? sharedMemory.data() : nullptr, shared};
         entry(params, &block);
       }
-  ++driver().state.launches;
   return SUCCESS;
 }
 
-} // extern "C"
+} // namespace
