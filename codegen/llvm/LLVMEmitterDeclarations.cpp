@@ -49,8 +49,13 @@ std::vector<llvm::Type *> FunctionEmitter::parameterTypes(unsigned space) {
 }
 
 /// Names the arguments of parameterTypes() and records them as the
-/// parameters' values; arrays get their alignment, readonly when never
-/// written, and noalias when asked. Returns the next argument's index.
+/// parameters' values; arrays get their alignment, and readonly when never
+/// written, and then noalias when asked. Never noalias on an array the
+/// function writes: LLVM takes a call or fence that is given no pointer to
+/// a noalias argument to leave its memory alone, so it would reuse a load
+/// from before a barrier after it, where another thread has written the
+/// element in between (what barriers are for). Returns the next argument's
+/// index.
 unsigned FunctionEmitter::bindParameters(bool noAlias) {
   unsigned index = 0;
   for (const Variable *param : function_.params) {
@@ -60,7 +65,7 @@ unsigned FunctionEmitter::bindParameters(bool noAlias) {
       scalars_[param] = arg;
       continue;
     }
-    if (noAlias)
+    if (noAlias && param->readOnly)
       arg->addAttr(llvm::Attribute::NoAlias);
     if (param->readOnly)
       arg->addAttr(llvm::Attribute::ReadOnly);

@@ -21,8 +21,9 @@ void NVPTXFunctionEmitter::declareKernel() {
   llvmFunction_->addFnAttr(llvm::Attribute::NoUnwind);
   annotateResources();
 
-  // noalias: pyk arrays passed to one launch do not overlap (LANGUAGE.md);
-  // with readonly it lets NVPTX load through the non-coherent cache.
+  // noalias on the arrays it never writes: pyk arrays passed to one launch
+  // do not overlap (LANGUAGE.md); with readonly it lets NVPTX load through
+  // the non-coherent cache (bindParameters says why not on written ones).
   bindCheckParameters(bindParameters(/*noAlias=*/true));
 }
 
