@@ -31,7 +31,7 @@ std::string_view builtinName(Builtin builtin) {
 std::optional<Builtin> builtinFromName(std::string_view name) {
   for (const BuiltinEntry &entry : builtinTable)
     if (entry.name == name && entry.id != Builtin::ArrayShape && entry.id != Builtin::ArraySize &&
-        entry.id != Builtin::ArrayNdim)
+        entry.id != Builtin::ArrayNdim && entry.id != Builtin::GridSync)
       return entry.id;
   return std::nullopt;
 }
@@ -101,7 +101,7 @@ constexpr MissingNameKind notForKernels = MissingNameKind::NotAvailable;
 /// the vocabulary of LANGUAGE.md that later work (issue 17) implements.
 constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
-    {"cuda.cg", planned}, {"cuda.cg.*", planned}, {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
+    {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
     {"cuda.declare_device", planned},
     {"cuda.nanosleep", planned},

@@ -81,6 +81,10 @@ struct FunctionInfo {
   /// Waits at a block barrier (cuda.syncthreads), itself or through a
   /// callee: the CPU device then runs each thread on a fiber.
   bool synchronises = false;
+  /// Waits at a barrier of the whole grid (`g.sync()` of
+  /// cuda.cg.this_grid()), itself or through a callee: its kernels are
+  /// launched cooperatively.
+  bool gridSynchronises = false;
 };
 
 /// The result of checking one module. Owns the types and symbols the AST

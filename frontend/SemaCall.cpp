@@ -90,6 +90,12 @@ const Type *Sema::checkCall(CallExpr &expr) {
     return setType(expr, types_.errorType());
   if (isGpuMemoryBuiltin(expr.callee->builtin))
     return checkGpuMemoryCall(expr, expr.callee->builtin);
+  if (expr.callee->builtin == Builtin::ThisGrid) {
+    expr.function = Builtin::ThisGrid;
+    if (!requirePositional(expr, "cuda.cg.this_grid", 0, 0))
+      return setType(expr, types_.errorType());
+    return setType(expr, types_.gridGroupType());
+  }
   if (expr.callee->builtin == Builtin::Grid || expr.callee->builtin == Builtin::Gridsize) {
     expr.function = expr.callee->builtin;
     return checkGrid(expr);
@@ -627,6 +633,7 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   for (size_t i = 0; i < expr.args.size(); ++i)
     ok &= checkArgument(*expr.args[i], callee->params[i]->type, *callee->params[i], name);
   function_->synchronises |= callee->synchronises;
+  function_->gridSynchronises |= callee->gridSynchronises;
   if (callee->hasSideEffects) {
     function_->hasSideEffects = true;
     if (&expr != statementValue_)

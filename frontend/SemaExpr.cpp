@@ -24,6 +24,11 @@ const Type *Sema::checkValue(Expr &expr) {
   const Type *type = checkExpr(expr);
   if (type->isRecord())
     return rejectWholeRecord(expr);
+  if (type->isGridGroup() && &expr != arrayDefinitionValue_) {
+    error(expr.range()) << "a grid group is not a value to compute with, store or pass; name it "
+                        << "('g = cuda.cg.this_grid()') and call its sync() method";
+    return setType(expr, types_.errorType());
+  }
   if (!type->isVoid())
     return type;
   if (expr.builtin == Builtin::ThreadIdx || expr.builtin == Builtin::BlockIdx || expr.builtin == Builtin::BlockDim ||
@@ -293,6 +298,16 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
     return setType(expr, types_.errorType());
   if (objectType->isRecord())
     return checkRecordField(expr, *expr.object, expr.attribute, expr.attributeRange);
+  if (objectType->isGridGroup()) {
+    if (expr.attribute == "sync") {
+      expr.builtin = Builtin::GridSync;
+      return setType(expr, types_.voidType());
+    }
+    error(expr.attributeRange) << "a grid group has no attribute '" << expr.attribute
+                               << "'; its one method is sync(), as in '" << sourceText(expr.object->range())
+                               << ".sync()'";
+    return setType(expr, types_.errorType());
+  }
   if (objectType->isArray() || objectType->isRecordArray()) {
     if (expr.attribute == "shape") {
       expr.builtin = Builtin::ArrayShape;

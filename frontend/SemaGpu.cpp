@@ -36,6 +36,7 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   case Builtin::ThreadFence:
   case Builtin::ThreadFenceBlock:
   case Builtin::ThreadFenceSystem:
+  case Builtin::GridSync:
     return GpuBuiltinGroup::Synchronisation;
   case Builtin::SyncWarp:
   case Builtin::ShflSync:
@@ -364,9 +365,11 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
   return setType(expr, types_.array(*element, dynamic ? 1u : static_cast<unsigned>(shape.size())));
 }
 
-/// cuda.syncthreads() and its counting forms, and the memory fences.
+/// cuda.syncthreads() and its counting forms, the memory fences, and a
+/// grid group's sync(), named as written ('g.sync').
 const Type *Sema::checkSynchronisation(CallExpr &expr, Builtin builtin) {
-  const std::string name(builtinName(builtin));
+  const std::string name =
+      builtin == Builtin::GridSync ? sourceText(expr.callee->range()) : std::string(builtinName(builtin));
   const bool takesPredicate = builtin == Builtin::SyncThreadsCount || builtin == Builtin::SyncThreadsAnd ||
                               builtin == Builtin::SyncThreadsOr;
   const size_t count = takesPredicate ? 1 : 0;
@@ -384,8 +387,10 @@ const Type *Sema::checkSynchronisation(CallExpr &expr, Builtin builtin) {
   if (!requireWholeStatement(expr, name + "()"))
     return setType(expr, types_.errorType());
   if (builtin == Builtin::SyncThreads || builtin == Builtin::SyncThreadsCount || builtin == Builtin::SyncThreadsAnd ||
-      builtin == Builtin::SyncThreadsOr)
+      builtin == Builtin::SyncThreadsOr || builtin == Builtin::GridSync)
     function_->synchronises = true;
+  if (builtin == Builtin::GridSync)
+    function_->gridSynchronises = true;
   return setType(expr, takesPredicate ? types_.int32Type() : types_.voidType());
 }
 

@@ -657,6 +657,7 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::CudaConst:
   case Builtin::CudaAtomic:
   case Builtin::LibdeviceModule:
+  case Builtin::CudaCg:
     return true;
   default:
     return false;

@@ -320,6 +320,20 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
   }
   if (symbol->type && symbol->type->isError())
     return;
+  if (valueType->isGridGroup() || (symbol->type && symbol->type->isGridGroup())) {
+    // `g = cuda.cg.this_grid()`: a name for the grid group, which only
+    // ever names it (a parameter cannot hold one: no signature names it).
+    if (valueType != symbol->type && symbol->type) {
+      error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                        << "', which holds " << symbol->type->str();
+      return;
+    }
+    if (!symbol->type)
+      localTypesChanged_ = true;
+    symbol->type = valueType;
+    target.type = valueType;
+    return;
+  }
   if (valueType->isArray() && !pendingArray_)
     return assignViewToName(target, *symbol, valueType, valueRange);
   if (valueType->isTuple() || (symbol->type && symbol->type->isTuple()))

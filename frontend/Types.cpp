@@ -33,6 +33,8 @@ std::string Type::str() const {
     return record_->name + "[:]";
   case Kind::Record:
     return "a record of " + record_->name;
+  case Kind::GridGroup:
+    return "GridGroup";
   }
   return "?";
 }
@@ -44,6 +46,7 @@ TypeContext::TypeContext() {
   };
   error_ = make(Type::Kind::Error, ScalarKind::Bool);
   void_ = make(Type::Kind::Void, ScalarKind::Bool);
+  gridGroup_ = make(Type::Kind::GridGroup, ScalarKind::Bool);
   for (unsigned k = 0; k <= static_cast<unsigned>(ScalarKind::Float64); ++k)
     scalars_.push_back(make(Type::Kind::Scalar, static_cast<ScalarKind>(k)));
 }

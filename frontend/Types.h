@@ -29,7 +29,9 @@ public:
   /// `xoroshiro128p_type[:]`); Record: one element of one, which only has
   /// its fields read or written (`states[i]['s0']`, `states[i].s0`). Both
   /// are neither arrays nor scalars, so what does not know them rejects them.
-  enum class Kind : uint8_t { Error, Void, Scalar, Array, Tuple, RecordArray, Record };
+  /// GridGroup: what `cuda.cg.this_grid()` gives, which has one use, its
+  /// sync() method; it has no value to store or pass.
+  enum class Kind : uint8_t { Error, Void, Scalar, Array, Tuple, RecordArray, Record, GridGroup };
 
   Kind kind() const { return kind_; }
   bool isError() const { return kind_ == Kind::Error; }
@@ -39,6 +41,7 @@ public:
   bool isTuple() const { return kind_ == Kind::Tuple; }
   bool isRecordArray() const { return kind_ == Kind::RecordArray; }
   bool isRecord() const { return kind_ == Kind::Record; }
+  bool isGridGroup() const { return kind_ == Kind::GridGroup; }
   /// RecordArray and Record: the record type.
   const RecordType *record() const { return record_; }
   /// For scalars the scalar kind, for arrays the element kind.
@@ -90,6 +93,7 @@ public:
   /// silences follow-on errors.
   const Type *errorType() const { return error_; }
   const Type *voidType() const { return void_; }
+  const Type *gridGroupType() const { return gridGroup_; }
   const Type *scalar(ScalarKind kind) const { return scalars_[static_cast<size_t>(kind)]; }
   const Type *boolType() const { return scalar(ScalarKind::Bool); }
   const Type *int32Type() const { return scalar(ScalarKind::Int32); }
@@ -107,6 +111,7 @@ private:
   std::vector<std::unique_ptr<Type>> owned_;
   const Type *error_;
   const Type *void_;
+  const Type *gridGroup_;
   std::vector<const Type *> scalars_;
   std::map<std::tuple<ScalarKind, unsigned, bool>, const Type *> arrays_;
   std::map<std::vector<const Type *>, const Type *> tuples_;

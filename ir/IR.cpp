@@ -256,6 +256,8 @@ const char *gpuOpName(GpuOpKind op) {
     return "threadfence";
   case GpuOpKind::ThreadFenceSystem:
     return "threadfence_system";
+  case GpuOpKind::GridSync:
+    return "grid_sync";
   case GpuOpKind::SyncWarp:
     return "syncwarp";
   case GpuOpKind::ShflIdx:

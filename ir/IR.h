@@ -106,6 +106,13 @@ public:
   /// Waits at block barriers, itself or through a callee (the CPU device
   /// then runs each thread on a fiber).
   bool synchronises = false;
+  /// Waits at grid barriers (GpuOpKind::GridSync), itself or through a
+  /// callee: its last parameter, gridBarrier, is the grid barrier's
+  /// address, which a kernel gets from the runtime (pyk/Launch.h:
+  /// KernelInfo::gridSynchronises) and passes on to the device functions
+  /// that grid-synchronise.
+  bool gridSynchronises = false;
+  const Variable *gridBarrier = nullptr;
   /// The most bytes of local arrays one thread may hold while running this
   /// function, its callees' included (boundLocalMemory): on the CPU device
   /// they are on the thread's stack.

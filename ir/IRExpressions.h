@@ -457,7 +457,12 @@ public:
 /// Barriers and memory fences: SyncThreads* wait for every thread of the
 /// block (the counting forms take an int32 predicate and return an int32);
 /// fences order this thread's memory accesses as seen by the block, the
-/// device, or the system.
+/// device, or the system. GridSync waits for every thread of the grid, and
+/// what any thread wrote before it is visible to every thread after it; its
+/// one argument is the function's gridBarrier (a uint64 address: two uint32
+/// words, the blocks arrived and the barrier's generation), which the GPU
+/// targets use and the CPU device, whose runtime keeps the grid's blocks
+/// itself, ignores.
 ///
 /// Warp operations take a uint32 mask first. Shfl*: (mask, value, lane or
 /// delta or lane mask as int32) -> the value of the source lane (the
@@ -474,6 +479,7 @@ enum class GpuOpKind {
   ThreadFenceBlock,
   ThreadFence,
   ThreadFenceSystem,
+  GridSync,
   SyncWarp,
   ShflIdx,
   ShflUp,

@@ -262,6 +262,13 @@ private:
       case GpuOpKind::SyncWarp:
         operands = {u32};
         break;
+      case GpuOpKind::GridSync: {
+        operands = {Type::scalarType(ScalarKind::UInt64)};
+        auto *barrier = g.args.size() == 1 ? llvm::dyn_cast<VarRef>(g.args[0].get()) : nullptr;
+        if (!barrier || !function_.gridBarrier || barrier->var != function_.gridBarrier)
+          fail(e, "grid_sync of something other than its function's grid barrier");
+        break;
+      }
       case GpuOpKind::ShflIdx:
       case GpuOpKind::ShflUp:
       case GpuOpKind::ShflDown:

@@ -192,6 +192,8 @@ void Lowering::run() {
   for (const Symbol *array : info_.constantArrays)
     vars_[array] = constantArrayVariable(*array);
   for (const Symbol *local : info_.locals) {
+    if (local->type->isGridGroup())
+      continue; // `g = cuda.cg.this_grid()` names what g.sync() needs no value of
     if (local->type->isArray() && local->storage == ArrayStorage::Constant) {
       vars_[local] = constantArrayVariable(*local); // c = cuda.const.array_like(PRICES)
       continue;
@@ -361,6 +363,8 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
         call && (call->function == Builtin::SharedArray || call->function == Builtin::LocalArray ||
                  call->function == Builtin::ConstArrayLike))
       return; // The array local exists for the whole function.
+    if (a.value->type && a.value->type->isGridGroup())
+      return; // `g = cuda.cg.this_grid()`: a name, no value
     if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
       return unpack(*targets, *a.value, s.range(), out);
     for (const ast::ExprPtr &target : a.targets) {
@@ -776,6 +780,15 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
         element->hidden = true;
         element->tupleParam = param->name;
       }
+    }
+    if (functionInfo.gridSynchronises) {
+      // The grid barrier's address, last (pyk/Launch.h: the runtime fills
+      // in a kernel's last argument).
+      Variable *barrier =
+          function->addParam("pyk_grid_barrier", Type::scalarType(ScalarKind::UInt64), def.nameRange);
+      barrier->hidden = true;
+      function->gridSynchronises = true;
+      function->gridBarrier = barrier;
     }
     if (functionInfo.returnType->isTuple()) {
       // `return a, b`: one result per element, written through references.

@@ -335,6 +335,8 @@ ExprPtr Lowering::deviceCall(const ast::CallExpr &e) {
     else
       args.push_back(castTo(expr(*arg), paramType));
   }
+  if (callee.gridSynchronises) // the grid barrier's address, passed on
+    args.push_back(std::make_unique<VarRef>(e.range(), function_.gridBarrier));
   return std::make_unique<Call>(e.range(), &callee, callee.returnType, std::move(args));
 }
 
@@ -354,6 +356,8 @@ std::optional<GpuOpKind> Lowering::gpuOpOf(Builtin builtin) {
     return GpuOpKind::ThreadFenceBlock;
   case Builtin::ThreadFenceSystem:
     return GpuOpKind::ThreadFenceSystem;
+  case Builtin::GridSync:
+    return GpuOpKind::GridSync;
   case Builtin::SyncWarp:
     return GpuOpKind::SyncWarp;
   case Builtin::ShflSync:
@@ -456,6 +460,8 @@ ExprPtr Lowering::gpuOp(const ast::CallExpr &e, GpuOpKind op) {
   }
   for (const ast::ExprPtr &arg : e.args)
     args.push_back(predicate(*arg, i32));
+  if (op == GpuOpKind::GridSync)
+    args.push_back(std::make_unique<VarRef>(e.range(), function_.gridBarrier));
   return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));
 }
 

@@ -20,6 +20,8 @@ const char *helperName(Helper helper) {
     return "pyk_lanemask_lt";
   case Helper::MatchAll:
     return "pyk_match_all";
+  case Helper::GridSync:
+    return "pyk_grid_sync";
   case Helper::LibdeviceValues:
     return "pyk_first_of";
   case Helper::DynamicShared:
@@ -75,6 +77,8 @@ const char *sectionName(Helper helper) {
     return "LaneMaskLt";
   case Helper::MatchAll:
     return "MatchAll";
+  case Helper::GridSync:
+    return "GridSync";
   case Helper::LibdeviceValues:
     return "LibdeviceValues";
   case Helper::DynamicShared:

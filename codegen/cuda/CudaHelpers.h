@@ -22,6 +22,7 @@ enum class Helper {
   LaneId,
   LaneMaskLt,
   MatchAll,
+  GridSync,
   LibdeviceValues, // pyk_first_of and pyk_second_of
   DynamicShared,
   // cuda.atomic.* on every type pyk allows, over CUDA's overloads.

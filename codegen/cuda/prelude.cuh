@@ -89,6 +89,42 @@ template <typename T> __device__ __forceinline__ uint32_t pyk_match_all(uint32_t
 }
 #endif
 
+// pyk-helper: GridSync
+// g.sync() of cuda.cg.this_grid(): a barrier of every thread of the grid,
+// after which each sees what any wrote before it. `barrier` is the address
+// of two words the runtime gives a cooperative launch (pyk/Launch.h:
+// KernelInfo::gridSynchronises): the blocks arrived, and the generation,
+// which the last block to arrive bumps. Thread 0 of each block stands for
+// its block, between two block barriers. It reads the generation before it
+// arrives (the generation cannot move until it has), so it waits for the
+// next one; the count is back to 0 before the generation moves, so an early
+// block's next arrival counts towards the next barrier. It works only while
+// every block is resident, which the cooperative launch guarantees. The
+// LLVM path (NVPTXFunctionEmitter.cpp) emits the same steps; the CPU
+// device's pyk/CudaOnCpu.h has its own.
+#ifndef PYK_CUDA_ON_CPU
+static __device__ __noinline__ void pyk_grid_sync(uint64_t barrier) {
+    unsigned int *arrived = reinterpret_cast<unsigned int *>(barrier);
+    volatile unsigned int *generation = arrived + 1;
+    __syncthreads();
+    if (threadIdx.x == 0 && threadIdx.y == 0 && threadIdx.z == 0) {
+        const unsigned int blocks = gridDim.x * gridDim.y * gridDim.z;
+        const unsigned int seen = *generation;
+        __threadfence(); // this block's writes, and the read above, before it arrives
+        if (atomicAdd(arrived, 1u) == blocks - 1) {
+            atomicExch(arrived, 0u);
+            __threadfence();
+            atomicAdd(const_cast<unsigned int *>(generation), 1u);
+        } else {
+            while (*generation == seen) {
+            }
+        }
+        __threadfence(); // the other blocks' writes before this block goes on
+    }
+    __syncthreads();
+}
+#endif
+
 // pyk-helper: LibdeviceValues
 // libdevice's functions that give two values, one or both through pointers
 // (__nv_sincosf, __nv_frexpf, __nv_modff, __nv_remquof ...): each value as

@@ -92,6 +92,8 @@ std::string signature(const Function &function) {
   std::string text = "void " + launchFunctionName(function.name) + "(const pyk::Launch &pyk_launch";
   const std::vector<Variable *> &params = function.params;
   for (size_t i = 0; i < params.size(); ++i) {
+    if (params[i] == function.gridBarrier)
+      continue; // the runtime's
     if (params[i]->tupleParam.empty()) {
       text += ", " + paramDeclaration(*params[i]);
       continue;
@@ -270,13 +272,16 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
        << cpuEntrySymbol(module.unitId, function->symbol) << ", " << argCount(*function) << ", "
        << (sizes.empty() ? "nullptr" : sizesName);
     // Positional: a later field needs the ones before it.
+    const bool grid = function->gridSynchronises;
     const bool local = function->localMemoryBytes != 0;
-    if (function->maxThreadsPerBlock || function->checked || local)
+    if (function->maxThreadsPerBlock || function->checked || local || grid)
       os << ", " << function->maxThreadsPerBlock;
-    if (function->checked || local)
+    if (function->checked || local || grid)
       os << ", /*checked=*/" << (function->checked ? "true" : "false");
-    if (local)
+    if (local || grid)
       os << ", /*localMemoryBytes=*/" << function->localMemoryBytes;
+    if (grid)
+      os << ", /*gridSynchronises=*/true";
     os << "};\n";
   }
   os << "\n} // namespace\n";
@@ -290,6 +295,12 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
     for (size_t i = 0; i < function->params.size(); ++i) {
       const Variable *param = function->params[i];
       const std::string name = paramName(*param);
+      if (param == function->gridBarrier) {
+        // Filled in by the runtime on a GPU: the grid barrier's address.
+        os << "  std::uint64_t pyk_grid_barrier = 0;\n";
+        args.push_back("&pyk_grid_barrier");
+        continue;
+      }
       if (!param->tupleParam.empty()) {
         tupleElement = startsTuple(function->params, i) ? 0 : tupleElement + 1;
         args.push_back("&std::get<" + std::to_string(tupleElement) + ">(" + tupleParamName(*param) + ")");

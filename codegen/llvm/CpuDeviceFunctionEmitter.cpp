@@ -109,6 +109,12 @@ llvm::Value *CpuDeviceFunctionEmitter::barrierOrFence(const GpuOp &g, std::vecto
   case GpuOpKind::ThreadFence:
   case GpuOpKind::ThreadFenceSystem:
     return builder_.CreateFence(llvm::AtomicOrdering::SequentiallyConsistent);
+  case GpuOpKind::GridSync: {
+    // The runtime keeps the grid's blocks itself: no barrier words.
+    llvm::FunctionCallee gridSync = module_.getOrInsertFunction(
+        "pyk_cpu_grid_sync", llvm::FunctionType::get(builder_.getVoidTy(), {llvm::PointerType::get(context_, 0)}, false));
+    return builder_.CreateCall(gridSync, {sourcePosition(g.loc())});
+  }
   default:
     break;
   }

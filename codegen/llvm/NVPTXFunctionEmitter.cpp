@@ -134,13 +134,74 @@ void NVPTXFunctionEmitter::allocateDynamicShared(const Variable *var) {
   arrays_[var] = dynamicSharedArray(var, global, size);
 }
 
-/// bar.sync and its counting forms; membar at each scope.
+/// bar.sync and its counting forms; membar at each scope; a call of the
+/// grid barrier.
 llvm::Value *NVPTXFunctionEmitter::barrierOrFence(const GpuOp &g, std::vector<llvm::Value *> &args) {
+  if (g.op == GpuOpKind::GridSync)
+    return builder_.CreateCall(gridSyncFunction(), args);
   static constexpr llvm::Intrinsic::ID ids[] = {
       llvm::Intrinsic::nvvm_barrier0,    llvm::Intrinsic::nvvm_barrier0_popc, llvm::Intrinsic::nvvm_barrier0_and,
       llvm::Intrinsic::nvvm_barrier0_or, llvm::Intrinsic::nvvm_membar_cta,    llvm::Intrinsic::nvvm_membar_gl,
       llvm::Intrinsic::nvvm_membar_sys};
   return builder_.CreateIntrinsic(ids[static_cast<int>(g.op)], {}, args);
+}
+
+/// `void pyk_grid_sync(i64 barrier)`, made once per module: the steps of
+/// prelude.cuh's pyk_grid_sync (which says why they are right), so that
+/// both GPU paths wait at the grid barrier alike.
+llvm::Function *NVPTXFunctionEmitter::gridSyncFunction() {
+  if (llvm::Function *existing = module_.getFunction("pyk_grid_sync"))
+    return existing;
+  auto *type = llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getInt64Ty()}, false);
+  auto *function = llvm::Function::Create(type, llvm::Function::InternalLinkage, "pyk_grid_sync", module_);
+  function->addFnAttr(llvm::Attribute::NoInline);
+  function->addFnAttr(llvm::Attribute::NoUnwind);
+  auto *entry = llvm::BasicBlock::Create(context_, "entry", function);
+  auto *leader = llvm::BasicBlock::Create(context_, "leader", function);
+  auto *release = llvm::BasicBlock::Create(context_, "release", function);
+  auto *wait = llvm::BasicBlock::Create(context_, "wait", function);
+  auto *passed = llvm::BasicBlock::Create(context_, "passed", function);
+  auto *done = llvm::BasicBlock::Create(context_, "done", function);
+  llvm::IRBuilder<> b(entry);
+  auto read = [&](llvm::Intrinsic::ID id) { return b.CreateIntrinsic(id, {}, {}); };
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  llvm::Value *thread = b.CreateOr(b.CreateOr(read(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_x),
+                                              read(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_y)),
+                                   read(llvm::Intrinsic::nvvm_read_ptx_sreg_tid_z));
+  b.CreateCondBr(b.CreateICmpEQ(thread, b.getInt32(0)), leader, done);
+
+  b.SetInsertPoint(leader);
+  llvm::Value *arrived = b.CreateIntToPtr(function->getArg(0), llvm::PointerType::get(context_, 0), "arrived");
+  llvm::Value *generation = b.CreateConstGEP1_32(b.getInt32Ty(), arrived, 1, "generation");
+  llvm::Value *blocks = b.CreateMul(b.CreateMul(read(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_x),
+                                                read(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_y)),
+                                    read(llvm::Intrinsic::nvvm_read_ptx_sreg_nctaid_z), "blocks");
+  llvm::LoadInst *seen = b.CreateLoad(b.getInt32Ty(), generation, /*isVolatile=*/true, "seen");
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  llvm::Value *before = b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, arrived, b.getInt32(1), llvm::MaybeAlign(4),
+                                          llvm::AtomicOrdering::Monotonic);
+  b.CreateCondBr(b.CreateICmpEQ(before, b.CreateSub(blocks, b.getInt32(1))), release, wait);
+
+  b.SetInsertPoint(release);
+  b.CreateAtomicRMW(llvm::AtomicRMWInst::Xchg, arrived, b.getInt32(0), llvm::MaybeAlign(4),
+                    llvm::AtomicOrdering::Monotonic);
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  b.CreateAtomicRMW(llvm::AtomicRMWInst::Add, generation, b.getInt32(1), llvm::MaybeAlign(4),
+                    llvm::AtomicOrdering::Monotonic);
+  b.CreateBr(passed);
+
+  b.SetInsertPoint(wait);
+  llvm::LoadInst *now = b.CreateLoad(b.getInt32Ty(), generation, /*isVolatile=*/true, "now");
+  b.CreateCondBr(b.CreateICmpEQ(now, seen), wait, passed);
+
+  b.SetInsertPoint(passed);
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_membar_gl, {}, {});
+  b.CreateBr(done);
+
+  b.SetInsertPoint(done);
+  b.CreateIntrinsic(llvm::Intrinsic::nvvm_barrier0, {}, {});
+  b.CreateRetVoid();
+  return function;
 }
 
 /// Warp operations on the GPU: the sync intrinsics; 64-bit shuffles move

@@ -43,6 +43,8 @@ private:
   /// launch_bounds and max_registers, as NVPTX reads them: nvvm.annotations
   /// (.maxntid, .minnctapersm and .maxnreg in the PTX).
   void annotateResources();
+  /// The grid barrier (GpuOpKind::GridSync), defined once per module.
+  llvm::Function *gridSyncFunction();
 };
 
 } // namespace pyk::llvmgen::emit

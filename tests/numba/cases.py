@@ -667,6 +667,11 @@ CASES = [
          lambda rng: [floats(rng, np.float32, 384), zeros(np.float32, 6)],
          note="float32 sums in a tree: the order is the same in both"),
     Case("execution/shared_in_device_functions.pyk", "counts", 3, 64, lambda rng: [zeros(np.int32, 192)]),
+    # Grid syncs: the simulator runs a grid of one block, whose sync is its
+    # barrier (threads that returned are not waited for, as on a GPU).
+    Case("execution/grid_sync.pyk", "sequential_rows", 1, 32, lambda rng: [zeros(np.int32, (9, 32))]),
+    Case("execution/grid_sync.pyk", "solve_heat_equation", 1, 32,
+         lambda rng: [floats(rng, np.float64, 21, 0.0, 100.0), zeros(np.float64, 21), np.int64(40), np.float64(0.25)]),
     Case("execution/tuples.pyk", "sort_pairs", 1, 32,
          lambda rng: [ints(rng, np.int64, 24, -9, 9), ints(rng, np.int64, 24, -9, 9),
                       zeros(np.int64, 24), zeros(np.int64, 24)]),
