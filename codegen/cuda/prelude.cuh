@@ -103,7 +103,7 @@ template <typename T> __device__ __forceinline__ uint32_t pyk_match_all(uint32_t
 // LLVM path (NVPTXFunctionEmitter.cpp) emits the same steps; the CPU
 // device's pyk/CudaOnCpu.h has its own.
 #ifndef PYK_CUDA_ON_CPU
-static __device__ __noinline__ void pyk_grid_sync(uint64_t barrier) {
+[[maybe_unused]] static __device__ __noinline__ void pyk_grid_sync(uint64_t barrier) {
     unsigned int *arrived = reinterpret_cast<unsigned int *>(barrier);
     volatile unsigned int *generation = arrived + 1;
     __syncthreads();

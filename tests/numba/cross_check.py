@@ -188,6 +188,7 @@ class Version:
     params: list
     info: str  # its KernelInfo in the generated launch code
     arg_sizes: list  # the bytes of each launch argument, as the runtime is told them
+    grid_barrier: bool = False  # it syncs its grid: one more slot, the runtime's, last
 
     def accepts(self, values):
         """Whether `values` have exactly this version's parameter dtypes and ranks."""
@@ -296,14 +297,15 @@ class PykFile:
                 parsed.append((name, np.dtype(element), int(rank) if array_type else None))
             info = re.search(r"pyk::detail::launch\((\w+), ", body).group(1)
             symbol, arg_sizes = infos[info]
-            versions.setdefault(kernel, []).append(Version(symbol, parsed, info, arg_sizes))
+            grid_barrier = "pyk_grid_barrier" in body
+            versions.setdefault(kernel, []).append(Version(symbol, parsed, info, arg_sizes, grid_barrier))
         return versions
 
 
 class PackedArgs:
     """The args array of one launch; keeps every value it points to alive."""
 
-    def __init__(self, signature, values):
+    def __init__(self, signature, values, grid_barrier=False):
         self.keep = []
         pointers, self.sizes = [], []
         for (name, dtype, rank), value in zip(signature, values, strict=True):
@@ -334,6 +336,9 @@ class PackedArgs:
             for extent in list(value.shape) + fields:
                 boxed = ctypes.c_int64(extent)
                 self._add(boxed, ctypes.addressof(boxed), 8, pointers)
+        if grid_barrier:  # 0, as the launch function passes it (the CPU device does not read it)
+            slot = ctypes.c_uint64(0)
+            self._add(slot, ctypes.addressof(slot), 8, pointers)
         self.count = len(pointers)
         self.args = (ctypes.c_void_p * max(1, self.count))(*pointers)
 
@@ -433,7 +438,7 @@ def run_on_pyk(case, pyk_file, version, inputs, shim):
     """Launches `version` of the case's kernel on pyk's CPU device on copies
     of `inputs`; returns the arguments as the launch left them."""
     pyk_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
-    packed = PackedArgs(version.params, pyk_args)
+    packed = PackedArgs(version.params, pyk_args, version.grid_barrier)
     if packed.sizes != version.arg_sizes:
         raise RuntimeError(f"args packed as {packed.sizes} bytes, the generated launch function packs "
                            f"{version.arg_sizes}")
