@@ -144,7 +144,8 @@ const Type *Sema::checkName(NameExpr &expr) {
     return setType(expr, symbol->type);
   case SymbolKind::Local:
     if (symbol->type && !flow_.assigned.count(symbol) && flow_.maybeAssigned.count(symbol)) {
-      if (!flow_.returned)
+      // The grid group is one whatever path named it: it reads no 0.
+      if (!flow_.returned && !symbol->type->isGridGroup())
         warnMaybeUnassigned(expr, *symbol);
       return setType(expr, symbol->type);
     }
