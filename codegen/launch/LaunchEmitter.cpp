@@ -109,6 +109,15 @@ std::string signature(const Function &function) {
   return text + ")";
 }
 
+/// `std::uint32_t KERNEL_max_cooperative_grid_blocks(const pyk::Dim3 &block,
+/// std::size_t shared_bytes = 0)`, named by the version's symbol, as each
+/// version has a limit of its own; the definition's with `qualifier` and
+/// without the default argument.
+std::string maxCooperativeGridBlocksDeclaration(const Function &function, const std::string &qualifier = "") {
+  return "std::uint32_t " + qualifier + launchFunctionName(function.symbol + "_max_cooperative_grid_blocks") +
+         "(const pyk::Dim3 &block, std::size_t shared_bytes" + (qualifier.empty() ? " = 0" : "") + ")";
+}
+
 unsigned argCount(const Function &function) {
   unsigned count = 0;
   for (const Variable *param : function.params)
@@ -184,6 +193,11 @@ std::string launchDeclarations(const Module &module, const LaunchEmitOptions &op
     }
     os << "; asynchronous on a GPU.\n";
     os << signature(*function) << ";\n";
+    if (function->gridSynchronises)
+      os << "/// The most blocks of `block` threads, with `shared_bytes` of dynamic shared\n"
+         << "/// memory, a launch of it may have on the current device: it syncs its grid,\n"
+         << "/// so every block must be resident at once (Numba's max_cooperative_grid_blocks).\n"
+         << maxCooperativeGridBlocksDeclaration(*function) << ";\n";
   }
   os << "\n";
   if (!module.unitId.empty())
@@ -342,6 +356,11 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
     else
       os << "  void *pyk_args[] = {" << list(args) << "};\n";
     os << "  pyk::detail::launch(pyk_info_" << function->symbol << ", pyk_launch, pyk_args);\n}\n";
+    if (function->gridSynchronises)
+      os << "\n"
+         << maxCooperativeGridBlocksDeclaration(*function, launchQualifier(module, options))
+         << " {\n  return pyk::detail::maxCooperativeGridBlocks(pyk_info_" << function->symbol
+         << ", block, shared_bytes);\n}\n";
   }
   return text;
 }

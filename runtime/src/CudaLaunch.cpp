@@ -223,16 +223,25 @@ void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const
 /// Throws LaunchConfigError when the grid of `config` has more blocks than
 /// the GPU holds at once for `function` with this block and dynamic shared
 /// memory (what a cooperative launch needs).
+/// How many blocks of `threads` threads with `sharedBytes` of dynamic shared
+/// memory one multiprocessor holds at once for `function`.
+int blocksPerMultiprocessor(const DeviceState &state, const KernelInfo &kernel, CUfunction function,
+                            std::uint64_t threads, std::size_t sharedBytes) {
+  int perMultiprocessor = 0;
+  if (CUresult code = state.cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &perMultiprocessor, function, static_cast<int>(threads), sharedBytes))
+    cuda::throwError("cuOccupancyMaxActiveBlocksPerMultiprocessor", code,
+                     "finding how many blocks of " + std::to_string(threads) + " threads of " + kernelLabel(kernel) +
+                         " the GPU holds at once");
+  return std::max(perMultiprocessor, 0);
+}
+
 void checkCooperativeGrid(const DeviceState &state, const KernelInfo &kernel, const Launch &config,
                           CUfunction function) {
   const std::uint64_t threads = std::uint64_t{config.block.x} * config.block.y * config.block.z;
   const std::uint64_t blocks = std::uint64_t{config.grid.x} * config.grid.y * config.grid.z;
-  int perMultiprocessor = 0;
-  if (CUresult code = state.cu->cuOccupancyMaxActiveBlocksPerMultiprocessor(
-          &perMultiprocessor, function, static_cast<int>(threads), config.shared_bytes))
-    cuda::throwError("cuOccupancyMaxActiveBlocksPerMultiprocessor", code,
-                     "finding how many blocks of " + launchLabel(kernel, config) + " the GPU holds at once");
-  const std::uint64_t largest = std::uint64_t(std::max(perMultiprocessor, 0)) * state.multiprocessors;
+  const int perMultiprocessor = blocksPerMultiprocessor(state, kernel, function, threads, config.shared_bytes);
+  const std::uint64_t largest = std::uint64_t(perMultiprocessor) * state.multiprocessors;
   if (blocks <= largest)
     return;
   const std::string block = std::to_string(threads) + (threads == 1 ? " thread" : " threads") + " with " +
@@ -280,6 +289,16 @@ void launchCooperatively(const DeviceState &state, KernelInfo &kernel, const Lau
 }
 
 } // namespace
+
+std::uint64_t maxCooperativeGridOnGpu(KernelInfo &kernel, const Dim3 &block, std::size_t sharedBytes) {
+  const DeviceState &state = cudaState();
+  auto function = static_cast<CUfunction>(kernel.cachedFunction.load(std::memory_order_acquire));
+  if (!function)
+    function = loadFunction(state, kernel);
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  return std::uint64_t(blocksPerMultiprocessor(state, kernel, function, threads, sharedBytes)) *
+         state.multiprocessors;
+}
 
 void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
   const DeviceState &state = cudaState();

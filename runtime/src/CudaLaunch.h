@@ -25,6 +25,11 @@ namespace pyk::detail {
 /// cooperative grid has more blocks than the GPU holds at once.
 void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args);
 
+/// The most blocks of `block` with `sharedBytes` of dynamic shared memory
+/// the GPU holds at once for `kernel` (loading its module if need be):
+/// blocks per multiprocessor times the multiprocessors.
+std::uint64_t maxCooperativeGridOnGpu(KernelInfo &kernel, const Dim3 &block, std::size_t sharedBytes);
+
 } // namespace pyk::detail
 
 #endif // PYK_RUNTIME_CUDALAUNCH_H

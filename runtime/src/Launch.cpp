@@ -7,11 +7,13 @@
 //
 //===----------------------------------------------------------------------===//
 #include "pyk/Launch.h"
+#include "CpuCooperativeLaunch.h"
 #include "CpuLaunch.h"
 #include "CudaLaunch.h"
 #include "LaunchCheck.h"
 #include "pyk/Error.h"
 
+#include <algorithm>
 #include <cstdint>
 
 namespace pyk::detail {
@@ -94,6 +96,17 @@ void rejectWideArray(const KernelInfo &kernel, const char *array, std::int64_t e
                    std::to_string(elements) +
                    " elements, but the kernel was compiled with --index-bits=32, which takes arrays of fewer than "
                    "2^31 (2147483648) elements: compile it with --index-bits=64 (the default)");
+}
+
+std::uint32_t maxCooperativeGridBlocks(KernelInfo &kernel, const Dim3 &block, std::size_t sharedBytes) {
+  if (!kernel.gridSynchronises)
+    throw Error("pyk: " + kernelLabel(kernel) +
+                " does not synchronise its grid, so its launches are not cooperative and have no such limit");
+  const DeviceState &state = deviceState();
+  const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
+  const std::uint64_t largest = state.kind == DeviceKind::Cuda ? maxCooperativeGridOnGpu(kernel, block, sharedBytes)
+                                                               : maxCpuCooperativeGrid(threads);
+  return static_cast<std::uint32_t>(std::min<std::uint64_t>(largest, UINT32_MAX));
 }
 
 void launch(KernelInfo &kernel, const Launch &config, void **args) {

@@ -6,6 +6,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace {
@@ -94,6 +95,29 @@ void gridTotal(Checks &checks) {
     checks.equal("grid_total", i, got[i], want);
 }
 
+/// The launch functions' companion says how many blocks fit at once, and
+/// a grid of one more is refused before anything runs, saying so.
+void cooperativeLimit(Checks &checks) {
+  const int threads = 96;
+  const std::uint32_t limit = pyk::kernels::grid_total_max_cooperative_grid_blocks(threads);
+  checks.expect("a cooperative grid holds at least a block", limit >= 1);
+  const std::uint32_t blocks = limit + 1;
+  std::vector<float> x(std::size_t(blocks) * threads, 1.0f);
+  auto partial = pyk::to_device(std::vector<float>(blocks, 0.0f));
+  auto totals = pyk::device_empty<float>({std::int64_t(blocks) * threads});
+  std::string message;
+  try {
+    pyk::kernels::grid_total({blocks, threads}, pyk::to_device(x), partial, totals);
+  } catch (const pyk::LaunchConfigError &error) {
+    message = error.what();
+  }
+  const std::string says = "launch at most " + std::to_string(limit) + " blocks";
+  checks.expect("one block more than fits is refused: " + message, message.find(says) != std::string::npos);
+  std::vector<float> untouched(blocks);
+  partial.copy_to_host(untouched);
+  checks.expect("the refused launch ran nothing", untouched == std::vector<float>(blocks, 0.0f));
+}
+
 } // namespace
 
 int main() {
@@ -102,5 +126,6 @@ int main() {
   heatEquation(checks);
   rotate(checks);
   gridTotal(checks);
+  cooperativeLimit(checks);
   return checks.finish("grid_sync");
 }

@@ -367,6 +367,16 @@ TEST_F(FakeDriver, AGridLargerThanTheGpuHoldsAtOnceIsALaunchConfigError) {
   EXPECT_EQ(fake->cooperativeLaunches - cooperative, 1);
 }
 
+TEST_F(FakeDriver, TheLargestCooperativeGridIsTheOccupancyTimesTheMultiprocessors) {
+  ASSERT_TRUE(registerKernelWithFakeDriver("grid_barrier_probe", gridBarrierProbeCpu<false>));
+  fake->blocksPerMultiprocessor = 3;
+  EXPECT_EQ(detail::maxCooperativeGridBlocks(gridProbeKernel, {32, 4}, 256), 3u * 132u);
+  EXPECT_EQ(fake->occupancyBlockSize.load(), 128) << "the occupancy asked for the block's threads";
+  EXPECT_EQ(fake->occupancySharedBytes.load(), 256);
+  fake->blocksPerMultiprocessor = 0;
+  EXPECT_EQ(detail::maxCooperativeGridBlocks(gridProbeKernel, {1024}, 0), 0u) << "not one block fits";
+}
+
 TEST_F(FakeDriver, EachStreamHasAGridBarrierOfItsOwn) {
   ASSERT_TRUE(registerKernelWithFakeDriver("grid_barrier_probe", gridBarrierProbeCpu<false>));
   const ProbeSeen onDefault = probe(gridProbeKernel, {4, 32});

@@ -143,6 +143,15 @@ struct KernelInfo {
 /// runs before returning; a launch on a stream is queued behind its work.
 void launch(KernelInfo &kernel, const Launch &config, void **args);
 
+/// Numba's max_cooperative_grid_blocks: the most blocks of `block` threads
+/// with `sharedBytes` of dynamic shared memory a grid of `kernel` (one that
+/// synchronises its grid: gridSynchronises) may have on the current device,
+/// all of them resident at once; a larger grid is a LaunchConfigError. On a
+/// GPU the driver's occupancy for this kernel times the multiprocessors (0
+/// when not one block fits); on the CPU device its own limit. Generated
+/// code calls it: pyk::kernels::max_cooperative_grid_blocks::KERNEL(block).
+std::uint32_t maxCooperativeGridBlocks(KernelInfo &kernel, const Dim3 &block, std::size_t sharedBytes);
+
 /// Throws ShapeError: `array` has too many elements for a kernel compiled
 /// with pykc --index-bits=32.
 [[noreturn]] void rejectWideArray(const KernelInfo &kernel, const char *array, std::int64_t elements);
