@@ -80,9 +80,10 @@ void launchGrid(const Launch &config, T... values) {
 //===--- Phases that read other blocks' writes -----------------------------===//
 
 /// Element i's value after phase p reads the value of element i + threads
-/// per block (another block's) after phase p - 1.
+/// per block (another block's) after phase p - 1; over many phases it
+/// wraps, on the unsigned bits (a signed overflow would be undefined).
 std::int64_t nextValue(std::int64_t own, std::int64_t other, std::uint32_t phase) {
-  return own * 3 + other + phase;
+  return static_cast<std::int64_t>(static_cast<std::uint64_t>(own) * 3 + static_cast<std::uint64_t>(other) + phase);
 }
 
 /// buffers: two arrays of one element per thread; phase p reads buffer
