@@ -8,6 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FiberKernels.h"
+#include "MisuseErrors.h"
 #include "TestSupport.h"
 
 #include <gmock/gmock.h>
@@ -50,43 +51,6 @@ constexpr bool underAddressSanitizer = true;
 #else
 constexpr bool underAddressSanitizer = false;
 #endif
-
-/// Runs `body`; ends the test program, saying why, if it has not returned
-/// after a minute (a misused barrier must be an error, not a hang).
-void withinAMinute(const std::function<void()> &body) {
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
-  std::thread watchdog([&] {
-    std::unique_lock lock(mutex);
-    if (!finished.wait_for(lock, std::chrono::minutes(1), [&] { return done; })) {
-      std::fprintf(stderr, "%s hung\n", testing::UnitTest::GetInstance()->current_test_info()->name());
-      std::abort();
-    }
-  });
-  body();
-  {
-    std::lock_guard lock(mutex);
-    done = true;
-  }
-  finished.notify_one();
-  watchdog.join();
-}
-
-/// The KernelError message the launch of `kernel` throws (empty, and a
-/// failure, if none).
-std::string kernelError(const std::function<void()> &launch) {
-  std::string message;
-  withinAMinute([&] {
-    try {
-      launch();
-      ADD_FAILURE() << "no KernelError";
-    } catch (const KernelError &error) {
-      message = error.what();
-    }
-  });
-  return message;
-}
 
 /// One block of 256 threads per block, summed by a tree reduction; checks
 /// the runtime still runs kernels that synchronise after an error.

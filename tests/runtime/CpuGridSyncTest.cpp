@@ -13,6 +13,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FiberKernels.h"
+#include "MisuseErrors.h"
 #include "TestSupport.h"
 
 #include <gmock/gmock.h>
@@ -248,42 +249,6 @@ TEST_F(CpuGridSync, TwoStreamsAtOnce) {
 }
 
 //===--- Misuse ------------------------------------------------------------===//
-
-/// Runs `body`; ends the test program, saying why, if it has not returned
-/// after a minute (misuse must be an error, not a hang).
-void withinAMinute(const std::function<void()> &body) {
-  std::mutex mutex;
-  std::condition_variable finished;
-  bool done = false;
-  std::thread watchdog([&] {
-    std::unique_lock lock(mutex);
-    if (!finished.wait_for(lock, std::chrono::minutes(1), [&] { return done; })) {
-      std::fprintf(stderr, "%s hung\n", testing::UnitTest::GetInstance()->current_test_info()->name());
-      std::abort();
-    }
-  });
-  body();
-  {
-    std::lock_guard lock(mutex);
-    done = true;
-  }
-  finished.notify_one();
-  watchdog.join();
-}
-
-/// The KernelError message `work` throws (empty, and a failure, if none).
-std::string kernelError(const std::function<void()> &work) {
-  std::string message;
-  withinAMinute([&] {
-    try {
-      work();
-      ADD_FAILURE() << "no KernelError";
-    } catch (const KernelError &error) {
-      message = error.what();
-    }
-  });
-  return message;
-}
 
 /// Grid syncs (the phases kernel) still work after an error.
 void gridSyncsStillWork() {
