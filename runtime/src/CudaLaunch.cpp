@@ -295,6 +295,10 @@ std::uint64_t maxCooperativeGridOnGpu(KernelInfo &kernel, const Dim3 &block, std
   auto function = static_cast<CUfunction>(kernel.cachedFunction.load(std::memory_order_acquire));
   if (!function)
     function = loadFunction(state, kernel);
+  // The occupancy counts dynamic shared memory past the default only once
+  // the function is allowed it, as the launch allows it.
+  if (sharedBytes > state.defaultSharedBytes)
+    allowSharedMemory(state, kernel, Launch{{1}, block, sharedBytes}, function);
   const std::uint64_t threads = std::uint64_t{block.x} * block.y * block.z;
   return std::uint64_t(blocksPerMultiprocessor(state, kernel, function, threads, sharedBytes)) *
          state.multiprocessors;

@@ -375,6 +375,11 @@ TEST_F(FakeDriver, TheLargestCooperativeGridIsTheOccupancyTimesTheMultiprocessor
   EXPECT_EQ(fake->occupancySharedBytes.load(), 256);
   fake->blocksPerMultiprocessor = 0;
   EXPECT_EQ(detail::maxCooperativeGridBlocks(gridProbeKernel, {1024}, 0), 0u) << "not one block fits";
+  // More dynamic shared memory than a block gets by default is allowed
+  // first, as a launch allows it, or the occupancy would not count it.
+  fake->blocksPerMultiprocessor = 1;
+  EXPECT_EQ(detail::maxCooperativeGridBlocks(gridProbeKernel, {256}, 64 * 1024), 132u);
+  EXPECT_EQ(fake->dynamicSharedOptIn.load(), 64 * 1024);
 }
 
 TEST_F(FakeDriver, EachStreamHasAGridBarrierOfItsOwn) {
