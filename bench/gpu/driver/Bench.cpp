@@ -8,8 +8,8 @@ namespace bench {
 
 Sizes sizesFor(bool large) {
   if (large) // H200: 60 MB of L2; every kernel's data is 3x to 30x that
-    return {std::int64_t{1} << 28, 16384, 4096, std::int64_t{1} << 28, std::int64_t{1} << 28};
-  return {std::int64_t{1} << 20, 512, 128, std::int64_t{1} << 20, std::int64_t{1} << 20};
+    return {std::int64_t{1} << 28, 16384, 4096, std::int64_t{1} << 28, std::int64_t{1} << 28, 2000};
+  return {std::int64_t{1} << 20, 512, 128, std::int64_t{1} << 20, std::int64_t{1} << 20, 50};
 }
 
 const char *implName(Impl impl) {

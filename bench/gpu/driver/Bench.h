@@ -32,6 +32,7 @@ struct Sizes {
   std::int64_t matmul;       ///< n of the n x n matrices
   std::int64_t reduction;    ///< int64 (block_sum) and float64 (warp_sum) elements
   std::int64_t histogram;    ///< int32 elements
+  int gridSyncSteps;         ///< heat_steps' steps, each ended by a grid sync
 };
 Sizes sizesFor(bool large);
 

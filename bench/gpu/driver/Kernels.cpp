@@ -1,4 +1,4 @@
-// The eight kernels: inputs, CPU references, and each one's four
+// The nine kernels: inputs, CPU references, and each one's four
 // implementations (pyk through LLVM's PTX, the same with 32-bit element
 // offsets, pyk through its CUDA C++ and nvcc, hand-written CUDA), all
 // launched with the same grid and block shapes on the same device arrays,
@@ -14,6 +14,9 @@
 #include "elementwise.pyk.h"
 #include "elementwise_cu.pyk.h"
 #include "elementwise_i32.pyk.h"
+#include "grid_sync.pyk.h"
+#include "grid_sync_cu.pyk.h"
+#include "grid_sync_i32.pyk.h"
 #include "histogram.pyk.h"
 #include "histogram_cu.pyk.h"
 #include "histogram_i32.pyk.h"
@@ -309,6 +312,56 @@ void histogram(const Context &context, std::int64_t n, std::vector<KernelRow> &r
   rows.push_back(row);
 }
 
+/// `steps` steps of the heat equation in one cooperative launch of
+/// context.gridStrideBlocks blocks of 128 threads, one point per thread:
+/// the time is mostly the grid barrier's, pyk's against cooperative
+/// groups' grid.sync().
+void gridSync(const Context &context, int steps, std::vector<KernelRow> &rows) {
+  const unsigned blocks = context.gridStrideBlocks, threads = 128;
+  const std::int64_t n = std::int64_t{blocks} * threads;
+  const float k = 0.25f;
+  step("heat_steps: %lld float32 points, %d steps, each ended by a grid sync", static_cast<long long>(n), steps);
+  std::vector<float> start(n), zeros(n, 0.0f), got(n);
+  for (std::int64_t i = 0; i < n; ++i)
+    start[i] = uniformFloat(6, i, 0.0f, 100.0f);
+  std::vector<float> want = start, next(n);
+  for (int s = 0; s < steps; ++s) {
+    for (std::int64_t i = 0; i < n; ++i) {
+      const float left = i > 0 ? want[i - 1] : 0.0f, right = i < n - 1 ? want[i + 1] : 0.0f;
+      next[i] = want[i] + k * (left - 2.0f * want[i] + right);
+    }
+    want.swap(next);
+  }
+  auto buf0 = pyk::to_device(start), buf1 = pyk::to_device(zeros);
+  // The last step writes buf_1 when it is step 0, 2, 4 ...
+  auto &result = steps % 2 ? buf1 : buf0;
+  Check check{[&] {
+                buf0.copy_from_host(start);
+                buf1.copy_from_host(zeros);
+              },
+              [&] {
+                result.copy_to_host(got);
+                Mismatches bad("heat");
+                // Each step may contract a multiply and an add differently.
+                for (std::int64_t i = 0; i < n; ++i)
+                  bad.check(i, got[i], want[i], 1e-3);
+                return bad.result();
+              },
+              {}};
+  KernelRow row{"heat_steps (grid sync)", std::to_string(n) + " float32 x " + std::to_string(steps) + " steps",
+                8.0 * n * steps, 0.0, true};
+  runVariants(context, row,
+              {{PykPtx, [&] { pyk::kernels::heat_steps({blocks, threads}, buf0, buf1, steps, k); }},
+               {PykPtx32, [&] { pyk::kernels::heat_steps_i32({blocks, threads}, buf0, buf1, steps, k); }},
+               {PykCuda, [&] { pyk::kernels::heat_steps_cu({blocks, threads}, buf0, buf1, steps, k); }},
+               {Hand, [&] {
+                  handCheck(hand::heat_steps({blocks, 1, threads, 1}, buf0.data(), buf1.data(), int(n), steps, k),
+                            "heat_steps");
+                }}},
+              check);
+  rows.push_back(row);
+}
+
 } // namespace
 
 std::vector<KernelRow> runKernels(const Context &context, const Sizes &sizes) {
@@ -319,6 +372,7 @@ std::vector<KernelRow> runKernels(const Context &context, const Sizes &sizes) {
   matmul(context, sizes.matmul, rows);
   reductions(context, sizes.reduction, rows);
   histogram(context, sizes.histogram, rows);
+  gridSync(context, sizes.gridSyncSteps, rows);
   return rows;
 }
 

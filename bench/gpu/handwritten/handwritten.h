@@ -34,6 +34,10 @@ cudaError_t matmul_tiled(Shape s, const float *A, const float *B, float *C, int 
 cudaError_t block_sum(Shape s, const std::int64_t *x, std::int64_t *total, std::int64_t n);
 cudaError_t warp_sum(Shape s, const double *x, double *total, std::int64_t n);
 
+// grid_sync.cu: `steps` steps of the heat equation on n points, buf0 the
+// first step's, in one cooperative launch (grid.sync() between steps).
+cudaError_t heat_steps(Shape s, float *buf0, float *buf1, int n, int steps, float k);
+
 // histogram.cu: bins[data[i] % 64] += 1 (data non-negative).
 cudaError_t histogram(Shape s, const std::int32_t *data, std::uint32_t *bins, std::int64_t n);
 
