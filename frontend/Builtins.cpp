@@ -104,7 +104,6 @@ constexpr MissingNameEntry missingNames[] = {
     {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
     {"cuda.declare_device", planned},
-    {"cuda.nanosleep", planned},
     // Types, planned.
     {"complex64", planned}, {"complex128", planned}, {"c8", planned}, {"c16", planned}, {"bfloat16", planned},
     {"numba.complex64", planned}, {"numba.complex128", planned}, {"numba.c8", planned}, {"numba.c16", planned},

@@ -37,6 +37,7 @@ GpuBuiltinGroup groupOf(Builtin builtin) {
   case Builtin::ThreadFenceBlock:
   case Builtin::ThreadFenceSystem:
   case Builtin::GridSync:
+  case Builtin::Nanosleep:
     return GpuBuiltinGroup::Synchronisation;
   case Builtin::SyncWarp:
   case Builtin::ShflSync:
@@ -372,9 +373,20 @@ const Type *Sema::checkSynchronisation(CallExpr &expr, Builtin builtin) {
       builtin == Builtin::GridSync ? sourceText(expr.callee->range()) : std::string(builtinName(builtin));
   const bool takesPredicate = builtin == Builtin::SyncThreadsCount || builtin == Builtin::SyncThreadsAnd ||
                               builtin == Builtin::SyncThreadsOr;
-  const size_t count = takesPredicate ? 1 : 0;
+  const size_t count = takesPredicate || builtin == Builtin::Nanosleep ? 1 : 0;
   if (!requirePositional(expr, name.c_str(), count, count))
     return setType(expr, types_.errorType());
+  if (builtin == Builtin::Nanosleep) {
+    // Numba's: a uint32 count of nanoseconds.
+    const Type *type = checkValue(*expr.args[0]);
+    if (type->isError())
+      return setType(expr, types_.errorType());
+    if (!type->isScalar() || !isInteger(type->scalarKind()) || type->scalarKind() == ScalarKind::Bool) {
+      error(expr.args[0]->range()) << name << "() takes an integer number of nanoseconds, not "
+                                   << describe(*expr.args[0]);
+      return setType(expr, types_.errorType());
+    }
+  }
   if (takesPredicate) {
     const Type *type = checkValue(*expr.args[0]);
     if (type->isError())

@@ -258,6 +258,8 @@ const char *gpuOpName(GpuOpKind op) {
     return "threadfence_system";
   case GpuOpKind::GridSync:
     return "grid_sync";
+  case GpuOpKind::Nanosleep:
+    return "nanosleep";
   case GpuOpKind::SyncWarp:
     return "syncwarp";
   case GpuOpKind::ShflIdx:

@@ -462,7 +462,8 @@ public:
 /// one argument is the function's gridBarrier (a uint64 address: two uint32
 /// words, the blocks arrived and the barrier's generation), which the GPU
 /// targets use and the CPU device, whose runtime keeps the grid's blocks
-/// itself, ignores.
+/// itself, ignores. Nanosleep suspends the thread for about its uint32
+/// operand's nanoseconds (a GPU sleeps at most about a millisecond).
 ///
 /// Warp operations take a uint32 mask first. Shfl*: (mask, value, lane or
 /// delta or lane mask as int32) -> the value of the source lane (the
@@ -480,6 +481,7 @@ enum class GpuOpKind {
   ThreadFence,
   ThreadFenceSystem,
   GridSync,
+  Nanosleep,
   SyncWarp,
   ShflIdx,
   ShflUp,

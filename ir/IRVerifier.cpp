@@ -260,6 +260,7 @@ private:
         result = i32;
         break;
       case GpuOpKind::SyncWarp:
+      case GpuOpKind::Nanosleep:
         operands = {u32};
         break;
       case GpuOpKind::GridSync: {

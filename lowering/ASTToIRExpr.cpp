@@ -358,6 +358,8 @@ std::optional<GpuOpKind> Lowering::gpuOpOf(Builtin builtin) {
     return GpuOpKind::ThreadFenceSystem;
   case Builtin::GridSync:
     return GpuOpKind::GridSync;
+  case Builtin::Nanosleep:
+    return GpuOpKind::Nanosleep;
   case Builtin::SyncWarp:
     return GpuOpKind::SyncWarp;
   case Builtin::ShflSync:
@@ -459,7 +461,7 @@ ExprPtr Lowering::gpuOp(const ast::CallExpr &e, GpuOpKind op) {
     return std::make_unique<GpuOp>(e.range(), op, type, std::move(args));
   }
   for (const ast::ExprPtr &arg : e.args)
-    args.push_back(predicate(*arg, i32));
+    args.push_back(op == GpuOpKind::Nanosleep ? castTo(expr(*arg), u32) : predicate(*arg, i32));
   if (op == GpuOpKind::GridSync)
     args.push_back(std::make_unique<VarRef>(e.range(), function_.gridBarrier));
   return std::make_unique<GpuOp>(e.range(), op, toIRType(e.type), std::move(args));

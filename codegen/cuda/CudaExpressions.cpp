@@ -182,10 +182,10 @@ Code FunctionEmitter::expr(const Expr &e) {
     auto &g = cast<GpuOp>(e);
     static const char *const spelling[] = {
         "__syncthreads",   "__syncthreads_count", "__syncthreads_and",    "__syncthreads_or", "__threadfence_block",
-        "__threadfence",   "__threadfence_system", "pyk_grid_sync",       "__syncwarp",       "__shfl_sync",
-        "__shfl_up_sync",  "__shfl_down_sync",     "__shfl_xor_sync",     "__all_sync",       "__any_sync",
-        "__uni_sync",      "__ballot_sync",        "__match_any_sync",    "pyk_match_all",    "__activemask",
-        "pyk_lanemask_lt"};
+        "__threadfence",   "__threadfence_system", "pyk_grid_sync",       "__nanosleep",      "__syncwarp",
+        "__shfl_sync",     "__shfl_up_sync",       "__shfl_down_sync",    "__shfl_xor_sync",  "__all_sync",
+        "__any_sync",      "__uni_sync",           "__ballot_sync",       "__match_any_sync", "pyk_match_all",
+        "__activemask",    "pyk_lanemask_lt"};
     static_assert(std::size(spelling) == static_cast<size_t>(GpuOpKind::LaneMaskLt) + 1, "one per GpuOpKind");
     if (g.op == GpuOpKind::GridSync)
       helpers_.insert(Helper::GridSync);

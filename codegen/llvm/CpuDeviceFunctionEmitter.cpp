@@ -115,6 +115,11 @@ llvm::Value *CpuDeviceFunctionEmitter::barrierOrFence(const GpuOp &g, std::vecto
         "pyk_cpu_grid_sync", llvm::FunctionType::get(builder_.getVoidTy(), {llvm::PointerType::get(context_, 0)}, false));
     return builder_.CreateCall(gridSync, {sourcePosition(g.loc())});
   }
+  case GpuOpKind::Nanosleep: {
+    llvm::FunctionCallee sleep = module_.getOrInsertFunction(
+        "pyk_cpu_nanosleep", llvm::FunctionType::get(builder_.getVoidTy(), {builder_.getInt32Ty()}, false));
+    return builder_.CreateCall(sleep, args);
+  }
   default:
     break;
   }

@@ -139,6 +139,8 @@ void NVPTXFunctionEmitter::allocateDynamicShared(const Variable *var) {
 llvm::Value *NVPTXFunctionEmitter::barrierOrFence(const GpuOp &g, std::vector<llvm::Value *> &args) {
   if (g.op == GpuOpKind::GridSync)
     return builder_.CreateCall(gridSyncFunction(), args);
+  if (g.op == GpuOpKind::Nanosleep)
+    return builder_.CreateIntrinsic(llvm::Intrinsic::nvvm_nanosleep, {}, args);
   static constexpr llvm::Intrinsic::ID ids[] = {
       llvm::Intrinsic::nvvm_barrier0,    llvm::Intrinsic::nvvm_barrier0_popc, llvm::Intrinsic::nvvm_barrier0_and,
       llvm::Intrinsic::nvvm_barrier0_or, llvm::Intrinsic::nvvm_membar_cta,    llvm::Intrinsic::nvvm_membar_gl,

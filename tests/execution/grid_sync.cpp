@@ -95,6 +95,20 @@ void gridTotal(Checks &checks) {
     checks.equal("grid_total", i, got[i], want);
 }
 
+/// Blocks wait for block 0's flag, backing off with cuda.nanosleep, and
+/// then see the value it published before it.
+void handoff(Checks &checks) {
+  const int blocks = 6, threads = 32;
+  auto flag = pyk::to_device(std::vector<std::int32_t>{0});
+  auto value = pyk::to_device(std::vector<std::int32_t>{0});
+  auto seen = pyk::device_empty<std::int32_t>({blocks * threads});
+  pyk::kernels::handoff({blocks, threads}, flag, value, seen, 3);
+  std::vector<std::int32_t> got(blocks * threads);
+  seen.copy_to_host(got);
+  for (int i = 0; i < blocks * threads; ++i)
+    checks.equal("handoff", i, got[i], 42);
+}
+
 /// The launch functions' companion says how many blocks fit at once, and
 /// a grid of one more is refused before anything runs, saying so.
 void cooperativeLimit(Checks &checks) {
@@ -127,5 +141,6 @@ int main() {
   rotate(checks);
   gridTotal(checks);
   cooperativeLimit(checks);
+  handoff(checks);
   return checks.finish("grid_sync");
 }

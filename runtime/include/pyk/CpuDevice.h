@@ -73,6 +73,10 @@ PYK_CPU_ABI int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where)
 /// the grid at once, each on its own OS thread. A block that finishes while
 /// others wait here is an error naming it, the waiting call and its block.
 PYK_CPU_ABI void pyk_cpu_grid_sync(const char *where);
+/// cuda.nanosleep(ns): suspends the calling OS thread for about `ns`
+/// nanoseconds, at most a millisecond, as a GPU does; a short sleep yields
+/// the core instead. Any kernel may call it, with or without fibers.
+PYK_CPU_ABI void pyk_cpu_nanosleep(uint32_t ns);
 
 // Warp operations. Warps are 32 consecutive threads of the block in thread
 // order (lane = linear index % 32); the last warp of a block may be partial.

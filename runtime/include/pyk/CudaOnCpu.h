@@ -289,6 +289,10 @@ inline unsigned __activemask() {
   return ::pyk::cuda_on_cpu::activeMask();
 }
 
+inline void __nanosleep(unsigned ns) {
+  pyk_cpu_nanosleep(ns);
+}
+
 // Memory fences: the CPU's, at least as strong as each of CUDA's scopes.
 inline void __threadfence_block() {
   __atomic_thread_fence(__ATOMIC_SEQ_CST);
