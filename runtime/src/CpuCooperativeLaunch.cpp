@@ -26,13 +26,6 @@
 namespace pyk::detail {
 namespace {
 
-/// blockIdx of block `index` of `loop`, x varying fastest.
-void blockIndex(const CpuBlockLoop &loop, std::uint64_t index, std::uint32_t blockIdx[3]) {
-  blockIdx[0] = static_cast<std::uint32_t>(index % loop.grid[0]);
-  blockIdx[1] = static_cast<std::uint32_t>(index / loop.grid[0] % loop.grid[1]);
-  blockIdx[2] = static_cast<std::uint32_t>(index / loop.grid[0] / loop.grid[1]);
-}
-
 /// Step 1, for one block, on the thread that runs it.
 void runBlockOfGrid(CpuBlockLoop *loop, std::uint64_t index) noexcept {
   std::exception_ptr error;
@@ -42,7 +35,7 @@ void runBlockOfGrid(CpuBlockLoop *loop, std::uint64_t index) noexcept {
     error = std::current_exception();
   }
   std::uint32_t blockIdx[3];
-  blockIndex(*loop, index, blockIdx);
+  cpuBlockIndex(*loop, index, blockIdx);
   loop->gridBarrier->finish(blockIdx, std::move(error));
 }
 
@@ -79,7 +72,7 @@ void runCooperativeCpuKernel(const KernelInfo &kernel, CpuBlockLoop loop, std::u
       threads.emplace_back(runBlockOfGrid, &loop, index);
     } catch (const std::exception &failure) {
       std::uint32_t blockIdx[3];
-      blockIndex(loop, index, blockIdx);
+      cpuBlockIndex(loop, index, blockIdx);
       barrier.fail(std::make_exception_ptr(
           Error("pyk: cannot launch " + kernelLabel(kernel) + " on the CPU device: the OS thread of its block (" +
                 std::to_string(blockIdx[0]) + ", " + std::to_string(blockIdx[1]) + ", " + std::to_string(blockIdx[2]) +

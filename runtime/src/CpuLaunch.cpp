@@ -102,13 +102,17 @@ void runCheckedCpuKernel(const KernelInfo &kernel, const Dim3 &grid, const Dim3 
 
 } // namespace
 
+void cpuBlockIndex(const CpuBlockLoop &loop, std::uint64_t index, std::uint32_t blockIdx[3]) {
+  blockIdx[0] = static_cast<std::uint32_t>(index % loop.grid[0]);
+  const std::uint64_t rest = index / loop.grid[0];
+  blockIdx[1] = static_cast<std::uint32_t>(rest % loop.grid[1]);
+  blockIdx[2] = static_cast<std::uint32_t>(rest / loop.grid[1]);
+}
+
 void runCpuBlock(void *context, std::uint64_t index) {
   const CpuBlockLoop &loop = *static_cast<const CpuBlockLoop *>(context);
   CpuBlockContext block;
-  block.blockIdx[0] = static_cast<std::uint32_t>(index % loop.grid[0]);
-  std::uint64_t rest = index / loop.grid[0];
-  block.blockIdx[1] = static_cast<std::uint32_t>(rest % loop.grid[1]);
-  block.blockIdx[2] = static_cast<std::uint32_t>(rest / loop.grid[1]);
+  cpuBlockIndex(loop, index, block.blockIdx);
   for (int axis = 0; axis < 3; ++axis) {
     block.blockDim[axis] = loop.block[axis];
     block.gridDim[axis] = loop.grid[axis];

@@ -38,6 +38,9 @@ struct CpuBlockLoop {
   GridBarrier *gridBarrier;     ///< a cooperative launch's; null otherwise
 };
 
+/// The blockIdx of block `index` of `loop`, blockIdx.x varying fastest.
+void cpuBlockIndex(const CpuBlockLoop &loop, std::uint64_t index, std::uint32_t blockIdx[3]);
+
 /// Runs block `index` (blockIdx.x varying fastest) of `loop`, a
 /// CpuBlockLoop, on the calling thread, with the thread's dynamic shared
 /// memory; throws what the block threw or recorded (takeCpuBlockError). A

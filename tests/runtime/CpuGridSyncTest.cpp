@@ -106,17 +106,26 @@ void phasesThread(void **args, const CpuBlockContext *block, void *, std::uint32
   }
 }
 
-void checkPhases(const Dim3 &grid, const Dim3 &block, std::uint32_t phases, Stream *stream = nullptr) {
-  const std::uint64_t n = gridBlocks(grid) * threadsOf(block), threads = threadsOf(block);
-  std::vector<std::int64_t> buffers(2 * n), expected(n);
-  for (std::uint64_t i = 0; i < n; ++i)
-    buffers[i] = expected[i] = static_cast<std::int64_t>(i * 7 % 11);
+/// What `phases` phases leave of `values`, element i reading element
+/// i + `offset` (cyclically) of the phase before, as the kernels do.
+std::vector<std::int64_t> afterPhases(std::vector<std::int64_t> values, std::uint32_t phases, std::uint64_t offset) {
+  const std::uint64_t n = values.size();
   for (std::uint32_t p = 0; p < phases; ++p) {
     std::vector<std::int64_t> next(n);
     for (std::uint64_t i = 0; i < n; ++i)
-      next[i] = nextValue(expected[i], expected[(i + threads) % n], p);
-    expected = next;
+      next[i] = nextValue(values[i], values[(i + offset) % n], p);
+    values.swap(next);
   }
+  return values;
+}
+
+void checkPhases(const Dim3 &grid, const Dim3 &block, std::uint32_t phases, Stream *stream = nullptr) {
+  const std::uint64_t n = gridBlocks(grid) * threadsOf(block), threads = threadsOf(block);
+  std::vector<std::int64_t> buffers(2 * n);
+  for (std::uint64_t i = 0; i < n; ++i)
+    buffers[i] = static_cast<std::int64_t>(i * 7 % 11);
+  const std::vector<std::int64_t> expected =
+      afterPhases(std::vector<std::int64_t>(buffers.begin(), buffers.begin() + n), phases, threads);
   launchGrid<phasesThread>({grid, block, 0, stream}, buffers.data(), phases);
   if (stream)
     stream->synchronize();
@@ -351,15 +360,11 @@ TEST_F(CpuGridSync, ThreadsThatReturnedBeforeAGridSyncAreNotWaitedFor) {
   // 6 blocks of 32: the last has 8 threads left, the one before all.
   const std::uint64_t n = 5 * 32 + 8;
   const std::uint32_t phases = 9;
-  std::vector<std::int64_t> buffers(2 * n), expected(n);
+  std::vector<std::int64_t> buffers(2 * n);
   for (std::uint64_t i = 0; i < n; ++i)
-    buffers[i] = expected[i] = static_cast<std::int64_t>(i * 5 % 13);
-  for (std::uint32_t p = 0; p < phases; ++p) {
-    std::vector<std::int64_t> next(n);
-    for (std::uint64_t i = 0; i < n; ++i)
-      next[i] = nextValue(expected[i], expected[(i + 1) % n], p);
-    expected = next;
-  }
+    buffers[i] = static_cast<std::int64_t>(i * 5 % 13);
+  const std::vector<std::int64_t> expected =
+      afterPhases(std::vector<std::int64_t>(buffers.begin(), buffers.begin() + n), phases, 1);
   launchGrid<boundedPhasesThread>({6, 32}, buffers.data(), phases, n);
   std::vector<std::int64_t> got(buffers.begin() + (phases % 2) * n, buffers.begin() + (phases % 2 + 1) * n);
   EXPECT_EQ(got, expected);
