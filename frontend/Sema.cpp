@@ -159,6 +159,8 @@ void Sema::declareConstant(NameExpr &target, Expr &value) {
   }
   if (looksLikeSignature(value))
     return declareSignatureConstant(target, value);
+  if (looksLikeRecordDefinition(value))
+    return declareRecordType(target, value);
   if (looksLikeConstantArray(value))
     return declareConstantArray(target, value);
   // Declared even when its value is rejected (with the error type), so that

@@ -102,6 +102,9 @@ struct ModuleInfo {
   /// the device functions it calls (source order otherwise): the order in
   /// which to define them. Generic device functions are not in it.
   std::vector<size_t> definitionOrder;
+  /// The record types the file defines (`Point = np.dtype([...])`); the IR
+  /// shares them, since its types point at them.
+  std::vector<std::shared_ptr<const RecordType>> recordTypes;
 
   const FunctionInfo *infoFor(const ast::FunctionDef *def) const {
     for (const FunctionInfo &function : functions)

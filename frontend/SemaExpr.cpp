@@ -176,6 +176,10 @@ const Type *Sema::checkName(NameExpr &expr) {
       error(expr.range()) << "prange() can only be iterated by a 'for' loop";
       return setType(expr, types_.errorType());
     }
+    if (symbol->builtin == Builtin::FromDtype) {
+      error(expr.range()) << "from_dtype() makes a record type at module level, as in 'point_t = from_dtype(Point)'";
+      return setType(expr, types_.errorType());
+    }
     expr.builtin = symbol->builtin;
     return setType(expr, types_.voidType());
   case SymbolKind::TypeName:
@@ -186,6 +190,10 @@ const Type *Sema::checkName(NameExpr &expr) {
     return setType(expr, types_.errorType());
   case SymbolKind::Signature:
     error(expr.range()) << "'" << expr.name << "' is a signature, not a value";
+    return setType(expr, types_.errorType());
+  case SymbolKind::RecordType:
+    error(expr.range()) << "'" << expr.name << "' is a record type, not a value; arrays of it are parameters ('"
+                        << expr.name << "[:]' in a signature), and their elements have fields";
     return setType(expr, types_.errorType());
   }
   return setType(expr, types_.errorType());

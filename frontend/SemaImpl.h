@@ -18,6 +18,7 @@
 //   SemaUnification.cpp      one type for all the values of a local
 //   SemaExpr.cpp             names, builtins, subscripts and tuples
 //   SemaViews.cpp            views of arrays: a[i], a[i, :], a[lo:hi:step]
+//   SemaRecordTypes.cpp      records a file defines: np.dtype([...]), from_dtype
 //   SemaRecords.cpp          arrays of records and their fields: s[i]['s0']
 //   SemaOperators.cpp        arithmetic, comparisons, and/or, if-else
 //   SemaCall.cpp             calls: builtins, casts, math, print
@@ -175,8 +176,8 @@ private:
   std::optional<ScalarKind> scalarTypeNamed(ast::Expr &expr);
   /// `void`, `types.void`, `numba.void` (and Numba's `types.none`).
   bool isVoidNamed(const ast::Expr &expr);
-  /// The built-in record type `expr` names (xoroshiro128p_type), unless a
-  /// definition of the file shadows the name.
+  /// The record type `expr` names: one the file defines, or a built-in one
+  /// (xoroshiro128p_type) that no definition of the file shadows.
   const RecordType *recordTypeNamedBy(const ast::Expr &expr);
   /// The module a module-level name refers to ("numba", "numba.types",
   /// "numpy", "cupy", ...), by the imports or by the name it usually goes
@@ -330,6 +331,21 @@ private:
   std::optional<ScalarKind> arrayDtypeNamed(const ast::Expr &expr);
   const Type *checkSubscript(ast::SubscriptExpr &expr);
   const Type *checkArrayIndex(ast::SubscriptExpr &expr, const Type *arrayType);
+  // Records the file defines (SemaRecordTypes.cpp).
+  /// Whether a module constant's value makes a record type:
+  /// `np.dtype([...])` or `from_dtype(...)`.
+  bool looksLikeRecordDefinition(const ast::Expr &value);
+  void declareRecordType(ast::NameExpr &target, ast::Expr &value);
+  /// The record of `from_dtype(Point)` written where a type is
+  /// (`from_dtype(Point)[:]` in a signature), or null.
+  const RecordType *recordOfFromDtype(const ast::Expr &expr);
+  /// The record type `value` makes, named `name` where it is new; null
+  /// after an error.
+  const RecordType *evaluateRecordDefinition(ast::Expr &value, const std::string &name);
+  const RecordType *evaluateDtypeCall(ast::CallExpr &call, const std::string &name);
+  /// A field's type in np.dtype: np.float32, 'f4', '<i8', ...
+  std::optional<ScalarKind> recordFieldKind(ast::Expr &type);
+
   // Arrays of records and their fields (SemaRecords.cpp).
   /// `states[i]`: a record, the object of a field access.
   const Type *checkRecordElement(ast::SubscriptExpr &expr, const Type *arrayType);

@@ -94,6 +94,8 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
     return bind(Builtin::NumbaTypesModule);
   if (module == "numba" && (name.name == "jit" || name.name == "njit" || name.name == "prange"))
     return bind(*builtinFromName("numba." + name.name));
+  if ((module == "numba" || module == "numba.np.numpy_support") && name.name == "from_dtype")
+    return bind(Builtin::FromDtype);
   const Builtin moduleKind = moduleBuiltin(module);
   const bool namesTypes = moduleKind == Builtin::NumbaModule || moduleKind == Builtin::CudaModule ||
                           moduleKind == Builtin::NumpyModule || moduleKind == Builtin::CupyModule ||
@@ -137,7 +139,7 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
     }
   // The state type of numba.cuda.random is predeclared, as type names are;
   // its device functions were spliced in by ModuleImports.cpp.
-  if (module == "numba.cuda.random" && recordTypeNamed(name.name) && bound == name.name)
+  if (module == "numba.cuda.random" && builtinRecordTypeNamed(name.name) && bound == name.name)
     return true;
   return false;
 }

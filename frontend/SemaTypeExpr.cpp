@@ -111,14 +111,18 @@ std::optional<ScalarKind> Sema::scalarTypeNamed(Expr &expr) {
 }
 
 const RecordType *Sema::recordTypeNamedBy(const Expr &expr) {
-  // Predeclared, as Numba's type names are: the build's signatures name it
-  // in files that import only the functions. Another definition of the
-  // name shadows it.
+  if (isa<CallExpr>(expr))
+    return recordOfFromDtype(expr);
   auto *name = dyn_cast<NameExpr>(&expr);
   const Symbol *symbol = name ? lookupGlobal(name->name) : nullptr;
+  if (symbol && symbol->kind == SymbolKind::RecordType)
+    return symbol->record;
+  // The built-in ones are predeclared, as Numba's type names are: the
+  // build's signatures name them in files that import only the functions.
+  // Another definition of the name shadows them.
   if (!name || (symbol && symbol->kind != SymbolKind::TypeName))
     return nullptr;
-  return recordTypeNamed(name->name);
+  return builtinRecordTypeNamed(name->name);
 }
 
 bool Sema::isVoidNamed(const Expr &expr) {

@@ -45,6 +45,7 @@ enum class SymbolKind {
   TypeName,  ///< a scalar type name: float32, np.int64, ...
   Builtin,   ///< a builtin module or function: cuda, math, np, void
   Signature, ///< a module constant holding signatures for @cuda.jit
+  RecordType, ///< a record type the file defines: `Point = np.dtype([...])`, `point_t = from_dtype(Point)`
 };
 
 /// What a value holds of the thread's position in the grid. The warning
@@ -107,6 +108,8 @@ struct Symbol {
   /// Signature constants (`sig = "void(float32[:])"`, `SIGS = [...]`): the
   /// value, read where a decorator names the constant.
   ast::Expr *signatureValue = nullptr;
+  /// Record types: the record (owned by ModuleInfo::recordTypes).
+  const RecordType *record = nullptr;
 };
 
 /// Whether a local's name is one pyk made (the counter of `for v in x`,

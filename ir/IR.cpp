@@ -1,11 +1,19 @@
 //===- IR.cpp - Names of IR types, node kinds and operators ---------------===//
 #include "IR.h"
 
+#include <algorithm>
+
 namespace pyk::ir {
+
+Type elementType(const Type &array, int field) {
+  return Type::scalarType(field < 0 ? array.scalar : array.record->fields[static_cast<size_t>(field)].kind);
+}
 
 std::string Type::str() const {
   if (kind == Kind::Void)
     return "void";
+  if (record)
+    return record->name + "[1d]";
   std::string element;
   switch (scalar) {
   case ScalarKind::Bool:
@@ -310,6 +318,15 @@ const char *specialRegName(SpecialRegKind reg) {
     return "laneid";
   }
   return "?";
+}
+
+std::vector<const RecordType *> Module::recordTypes() const {
+  std::vector<const RecordType *> records;
+  for (const auto &function : functions)
+    for (const Variable *var : function->variables())
+      if (var->type.record && std::find(records.begin(), records.end(), var->type.record) == records.end())
+        records.push_back(var->type.record);
+  return records;
 }
 
 } // namespace pyk::ir

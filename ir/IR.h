@@ -166,6 +166,13 @@ struct Module {
   /// their own (SymbolNames.h). Empty: untagged (single-file tools).
   std::string unitId;
 
+  /// The record types the .pyk file defines, which types point at.
+  std::vector<std::shared_ptr<const RecordType>> ownedRecordTypes;
+
+  /// The record types of the arrays of records that functions take, each
+  /// once, in the order of their first use.
+  std::vector<const RecordType *> recordTypes() const;
+
   /// The kernels alone, in module order.
   std::vector<const Function *> kernels() const {
     std::vector<const Function *> result;

@@ -9,6 +9,7 @@
 #define PYK_IR_IREXPRESSIONS_H
 
 #include "LibdeviceFunctions.h"
+#include "RecordTypes.h"
 #include "SourceFile.h"
 #include "ScalarTypes.h"
 
@@ -22,7 +23,9 @@
 namespace pyk::ir {
 
 /// A value type: void, a scalar, or an array (data pointer plus extents,
-/// and for a strided array one stride per axis).
+/// and for a strided array one stride per axis). An array of records is a
+/// 1-D contiguous array whose elements are records; its loads and stores
+/// name a field (ArrayLoad::field), which has the field's scalar type.
 struct Type {
   enum class Kind : uint8_t { Void, Scalar, Array };
   Kind kind = Kind::Void;
@@ -32,17 +35,21 @@ struct Type {
   /// data pointer (C order); a strided array's is i * s0 + j * s1 + k * s2,
   /// its strides counted in elements.
   bool contiguous = true;
+  /// Arrays of records: the record (`scalar` is then meaningless).
+  const RecordType *record = nullptr;
 
   static Type voidType() { return {}; }
   static Type scalarType(ScalarKind k) { return {Kind::Scalar, k, 0}; }
   static Type arrayType(ScalarKind element, unsigned rank, bool contiguous = true) {
     return {Kind::Array, element, rank, contiguous};
   }
+  static Type recordArrayType(const RecordType &record) { return {Kind::Array, ScalarKind::UInt8, 1, true, &record}; }
   bool isVoid() const { return kind == Kind::Void; }
   bool isScalar() const { return kind == Kind::Scalar; }
   bool isArray() const { return kind == Kind::Array; }
   bool isBool() const { return isScalar() && scalar == ScalarKind::Bool; }
   bool isScalarOf(ScalarKind k) const { return isScalar() && scalar == k; }
+  bool isRecordArray() const { return record != nullptr; }
   friend bool operator==(const Type &, const Type &) = default;
   /// "f32", "i64", "bool", "f32[1d]".
   std::string str() const;
@@ -82,11 +89,6 @@ public:
   /// per element): the .pyk parameter's name, which a kernel's launch
   /// function takes whole, as a std::tuple.
   std::string tupleParam;
-  /// Arrays of records (`xoroshiro128p_type[:]`): the C++ struct of the
-  /// elements, which a kernel's launch function takes
-  /// (pyk::random::xoroshiro128p_state). Here the record's fields, all of
-  /// the array's scalar type, are the last axis.
-  std::string recordCxxType;
   /// Arrays: where the elements live, and for array locals the shape.
   Memory memory = Memory::Global;
   std::vector<int64_t> fixedShape;
@@ -334,14 +336,21 @@ public:
   unsigned axis;
 };
 
+/// The scalar type of an element of `array`, or of field `field` of one
+/// (arrays of records).
+Type elementType(const Type &array, int field);
+
 class ArrayLoad : public Expr {
 public:
-  ArrayLoad(SourceRange loc, const Variable *array, std::vector<ExprPtr> indices)
-      : Expr(NodeKind::ArrayLoad, loc, Type::scalarType(array->type.scalar)), array(array),
-        indices(std::move(indices)) {}
+  ArrayLoad(SourceRange loc, const Variable *array, std::vector<ExprPtr> indices, int field = -1)
+      : Expr(NodeKind::ArrayLoad, loc, elementType(array->type, field)), array(array), indices(std::move(indices)),
+        field(field) {}
   PYK_IR_CLASSOF(ArrayLoad)
   const Variable *array;
   std::vector<ExprPtr> indices;
+  /// Arrays of records: the index of the field read (RecordType::fields);
+  /// -1 for other arrays.
+  int field;
   /// Checked mode, planChecks' decision: one site per axis (NoCheck where
   /// the index is proven in bounds); empty when unchecked. insertChecks
   /// writes the checks out as IR (a failed one yields 0, the load skipped)

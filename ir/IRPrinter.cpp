@@ -153,6 +153,7 @@ public:
       auto &l = cast<ArrayLoad>(e);
       os_ << "load:" << e.type().str() << " %" << l.array->name;
       indices(l.indices);
+      field(l.array, l.field);
       checks(l.boundsChecks);
       narrow(l.narrowOffset);
       return;
@@ -294,6 +295,12 @@ private:
     os_ << "]";
   }
 
+  /// The field of a record accessed: ".x".
+  void field(const Variable *array, int field) {
+    if (field >= 0 && array->type.record && static_cast<size_t>(field) < array->type.record->fields.size())
+      os_ << "." << array->type.record->fields[static_cast<size_t>(field)].name;
+  }
+
   /// Checked mode: " check(#3, -, #4)", one entry per check (NoCheck: "-").
   /// pykc --index-bits=32: an element offset computed in 32 bits.
   void narrow(bool narrowOffset) {
@@ -342,6 +349,7 @@ private:
       auto &st = cast<ArrayStore>(s);
       os_ << "store %" << st.array->name;
       indices(st.indices);
+      field(st.array, st.field);
       checks(st.boundsChecks);
       narrow(st.narrowOffset);
       os_ << " = ";

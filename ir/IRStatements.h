@@ -37,12 +37,15 @@ public:
 
 class ArrayStore : public Stmt {
 public:
-  ArrayStore(SourceRange loc, const Variable *array, std::vector<ExprPtr> indices, ExprPtr value)
-      : Stmt(NodeKind::ArrayStore, loc), array(array), indices(std::move(indices)), value(std::move(value)) {}
+  ArrayStore(SourceRange loc, const Variable *array, std::vector<ExprPtr> indices, ExprPtr value, int field = -1)
+      : Stmt(NodeKind::ArrayStore, loc), array(array), indices(std::move(indices)), value(std::move(value)),
+        field(field) {}
   PYK_IR_CLASSOF(ArrayStore)
   const Variable *array;
   std::vector<ExprPtr> indices;
   ExprPtr value;
+  /// As ArrayLoad's: the field of a record written, or -1.
+  int field;
   /// As ArrayLoad's: a failed check drops the store (the value is still
   /// evaluated, first, as Python evaluates it).
   std::vector<CheckSiteId> boundsChecks;

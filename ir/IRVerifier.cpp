@@ -77,6 +77,16 @@ private:
     }
   }
 
+  /// An access of an array of records names one of its fields; an access
+  /// of another array names none.
+  void field(const Node &node, const Variable *array, int field) {
+    const RecordType *record = array->type.record;
+    if (!record && field != -1)
+      fail(node, "a field of '" + array->name + "', which is not an array of records");
+    if (record && (field < 0 || static_cast<size_t>(field) >= record->fields.size()))
+      fail(node, "an element of the array of records '" + array->name + "' accessed without a field of it");
+  }
+
   /// Checked mode: none, or one site per axis.
   void boundsChecks(const Node &node, const std::vector<CheckSiteId> &sites, size_t rank) {
     if (!sites.empty() && sites.size() != rank)
@@ -211,6 +221,7 @@ private:
       auto &l = cast<ArrayLoad>(e);
       boundsChecks(e, l.boundsChecks, l.indices.size());
       indices(e, l.array, l.indices);
+      field(e, l.array, l.field);
       return;
     }
     case NodeKind::MathCall: {
@@ -309,6 +320,7 @@ private:
       auto &a = cast<Atomic>(e);
       indices(e, a.array, a.indices);
       boundsChecks(e, a.boundsChecks, a.indices.size());
+      field(e, a.array, -1);
       const Type element = Type::scalarType(a.array->type.scalar);
       for (const Expr *operand : {a.compare.get(), a.value.get()}) {
         if (!operand)
@@ -451,8 +463,11 @@ private:
       auto &st = cast<ArrayStore>(s);
       boundsChecks(s, st.boundsChecks, st.indices.size());
       indices(s, st.array, st.indices);
+      field(s, st.array, st.field);
       expr(*st.value);
-      requireType(s, *st.value, Type::scalarType(st.array->type.scalar), "stored value");
+      if ((st.field == -1) == (st.array->type.record == nullptr) &&
+          (st.field == -1 || static_cast<size_t>(st.field) < st.array->type.record->fields.size()))
+        requireType(s, *st.value, elementType(st.array->type, st.field), "stored value");
       return;
     }
     case NodeKind::If: {

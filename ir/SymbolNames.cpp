@@ -67,6 +67,14 @@ std::string kernelSymbol(std::string_view pykName) {
   return std::string(pykName);
 }
 
+std::string recordStructName(std::string_view pykName) { return kernelSymbol(pykName); }
+
+std::string recordCxxType(const RecordType &record) {
+  return record.cxxType.empty() ? "pyk::records::" + launchFunctionName(record.name) : record.cxxType;
+}
+
+std::string recordFieldName(std::string_view pykName) { return launchFunctionName(pykName); }
+
 std::string launchFunctionName(std::string_view pykName) {
   if (isReservedInEveryScope(pykName))
     return "pyk_" + std::string(pykName);

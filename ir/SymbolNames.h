@@ -8,6 +8,8 @@
 #ifndef PYK_IR_SYMBOLNAMES_H
 #define PYK_IR_SYMBOLNAMES_H
 
+#include "RecordTypes.h"
+
 #include <string>
 #include <string_view>
 
@@ -38,6 +40,16 @@ std::string kernelSymbol(std::string_view pykName);
 /// launched as `pyk::kernels::div`, or `pyk_NAME` where the name cannot be
 /// a C++ function's in any namespace (isReservedInEveryScope).
 std::string launchFunctionName(std::string_view pykName);
+
+/// The struct of a file's own record type in the generated kernel code (a
+/// name at global scope, as kernelSymbol's), and in the launch header,
+/// where it is `pyk::records::` and its launchFunctionName. The built-in
+/// records' C++ structs are the runtime's (RecordType::cxxType).
+std::string recordStructName(std::string_view pykName);
+std::string recordCxxType(const RecordType &record);
+/// The member of a record's struct that holds field `pykName`: the name, or
+/// `pyk_NAME` where no member may have it (a keyword, a macro).
+std::string recordFieldName(std::string_view pykName);
 
 /// The CPU device's entry point for the kernel exported as `kernelSymbol`,
 /// in the compilation tagged `unitId` (ir::Module::unitId):

@@ -622,8 +622,13 @@ void Lowering::store(const ast::Expr &target, ExprPtr value, SourceRange loc, St
   }
   auto *object = isa<ast::AttributeExpr>(target) ? cast<ast::AttributeExpr>(target).object.get()
                                                   : cast<ast::SubscriptExpr>(target).object.get();
-  auto [array, at] = object->type->isRecord() ? recordField(*object, fieldName(target))
-                                              : accessThrough(*object, indices(cast<ast::SubscriptExpr>(target)));
+  if (object->type->isRecord()) {
+    auto [array, at, field] = recordField(*object, fieldName(target));
+    value = castTo(std::move(value), elementType(array->type, field));
+    out.push_back(std::make_unique<ArrayStore>(loc, array, std::move(at), std::move(value), field));
+    return;
+  }
+  auto [array, at] = accessThrough(*object, indices(cast<ast::SubscriptExpr>(target)));
   value = castTo(std::move(value), Type::scalarType(array->type.scalar));
   out.push_back(std::make_unique<ArrayStore>(loc, array, std::move(at), std::move(value)));
 }
@@ -657,6 +662,7 @@ std::set<const FunctionInfo *> reachableFromKernels(const ModuleInfo &info) {
 
 std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file) {
   auto result = std::make_unique<Module>();
+  result->ownedRecordTypes = info.recordTypes;
   result->sourceName = file.name();
   const std::set<const FunctionInfo *> reached = reachableFromKernels(info);
   lowering::FunctionMap functions;
@@ -699,9 +705,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
       function->pykParameterTypes.push_back(param->type->str());
     for (const Symbol *param : functionInfo.params) {
       if (!param->type->isTuple()) {
-        Variable *var = function->addParam(param->name, toIRType(param->type), param->definition);
-        if (param->type->isRecordArray())
-          var->recordCxxType = param->type->record()->cxxType;
+        function->addParam(param->name, toIRType(param->type), param->definition);
         continue;
       }
       // A tuple is one parameter per element, as a tuple local is one

@@ -184,14 +184,12 @@ ExprPtr Lowering::boolOpValue(const ast::BoolOpExpr &e, size_t first) {
   return std::make_unique<Select>(e.range(), std::move(test), std::move(rest), std::move(chosen));
 }
 
-std::pair<const Variable *, std::vector<ExprPtr>> Lowering::recordField(const ast::Expr &record,
-                                                                       const std::string &field) {
+Lowering::FieldAccess Lowering::recordField(const ast::Expr &record, const std::string &field) {
   const auto &element = cast<ast::SubscriptExpr>(record);
-  std::vector<ExprPtr> at = indices(element);
   const int index = record.type->record()->fieldIndex(field);
   assert(index >= 0 && "Sema checked the field's name");
-  at.push_back(std::make_unique<Constant>(record.range(), Type::scalarType(ScalarKind::Int64), index, index));
-  return accessThrough(*element.object, std::move(at));
+  auto [array, at] = accessThrough(*element.object, indices(element));
+  return {array, std::move(at), index};
 }
 
 const std::string &Lowering::fieldName(const ast::Expr &access) {
@@ -202,8 +200,8 @@ const std::string &Lowering::fieldName(const ast::Expr &access) {
 
 ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
   if (e.object->type->isRecord()) {
-    auto [array, at] = recordField(*e.object, e.attribute);
-    return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
+    auto [array, at, field] = recordField(*e.object, e.attribute);
+    return std::make_unique<ArrayLoad>(e.range(), array, std::move(at), field);
   }
   auto reg = [&](SpecialRegKind kind, unsigned axis) { return std::make_unique<SpecialReg>(e.range(), kind, axis); };
   switch (e.builtin) {
@@ -234,7 +232,6 @@ ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
   case Builtin::LaneId:
     return reg(SpecialRegKind::LaneId, 0);
   case Builtin::ArraySize: {
-    // Sema's rank: an array of records has one more axis here, its fields.
     const Variable *array = arrayOf(*e.object);
     ExprPtr size = extent(array, 0, e.range());
     for (unsigned axis = 1; axis < e.object->type->rank(); ++axis)
@@ -259,8 +256,8 @@ ExprPtr Lowering::subscript(const ast::SubscriptExpr &e) {
   if (e.type->isArray()) // a view used as a value: only a view local's
     return arrayValue(e, toIRType(e.type));
   if (e.object->type->isRecord()) {
-    auto [array, at] = recordField(*e.object, fieldName(e));
-    return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));
+    auto [array, at, field] = recordField(*e.object, fieldName(e));
+    return std::make_unique<ArrayLoad>(e.range(), array, std::move(at), field);
   }
   auto [array, at] = accessThrough(*e.object, indices(e));
   return std::make_unique<ArrayLoad>(e.range(), array, std::move(at));

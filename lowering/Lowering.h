@@ -26,12 +26,8 @@ inline Type toIRType(const pyk::Type *type) {
     return Type::scalarType(type->scalarKind());
   if (type->isArray())
     return Type::arrayType(type->scalarKind(), type->rank(), type->isContiguous());
-  // An array of n records whose fields are all of one scalar type is, in
-  // memory, an n x fields array of it: `states[i]['s1']` is element [i, 1].
-  if (type->isRecordArray()) {
-    assert(type->record()->isUniform() && "records with fields of several types are not lowered yet");
-    return Type::arrayType(type->record()->fields.front().kind, 2);
-  }
+  if (type->isRecordArray())
+    return Type::recordArrayType(*type->record());
   assert(type->isVoid() && "tuples and records do not survive lowering");
   return Type::voidType();
 }
@@ -150,9 +146,14 @@ private:
   ExprPtr boolOpValue(const ast::BoolOpExpr &e, size_t first);
 
   ExprPtr attribute(const ast::AttributeExpr &e);
-  /// The element of the array of records behind `record` (`states[i]`)
-  /// that holds its field `field`.
-  std::pair<const Variable *, std::vector<ExprPtr>> recordField(const ast::Expr &record, const std::string &field);
+  /// Field `field` of the element of an array of records that `record`
+  /// names (`states[i]`): the array, the element's index, the field's.
+  struct FieldAccess {
+    const Variable *array;
+    std::vector<ExprPtr> at;
+    int field;
+  };
+  FieldAccess recordField(const ast::Expr &record, const std::string &field);
   /// The field a record's field access (`r['s0']`, `r.s0`) names.
   static const std::string &fieldName(const ast::Expr &access);
 

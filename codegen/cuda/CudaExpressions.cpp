@@ -8,6 +8,7 @@
 #include "CudaFunctionEmitter.h"
 
 #include "CudaLiterals.h"
+#include "SymbolNames.h"
 
 #include "llvm/Support/Casting.h"
 
@@ -49,7 +50,11 @@ Code absolute(ScalarKind kind, const Code &operand) {
 } // namespace
 
 /// a[i], a[i * a_shape1 + j], a[(i * a_shape1 + j) * a_shape2 + k]
-std::string FunctionEmitter::element(const Variable *array, const std::vector<ExprPtr> &indices, bool narrowOffset) {
+std::string FunctionEmitter::element(const Variable *array, const std::vector<ExprPtr> &indices, bool narrowOffset,
+                                     int field) {
+  if (field >= 0) // an array of records: one index, then the field's member
+    return names_.nameOf(array) + "[" + expr(*indices.front()).text + "]." +
+           ir::recordFieldName(array->type.record->fields[static_cast<size_t>(field)].name);
   if (!array->type.contiguous) {
     // A strided view: a[i * a_stride0 + j * a_stride1].
     std::string offset;
@@ -162,7 +167,7 @@ Code FunctionEmitter::expr(const Expr &e) {
     return {"/* a view outside a view local's assignment */", Postfix};
   case NodeKind::ArrayLoad: {
     auto &l = cast<ArrayLoad>(e);
-    return {element(l.array, l.indices, l.narrowOffset), Postfix};
+    return {element(l.array, l.indices, l.narrowOffset, l.field), Postfix};
   }
   case NodeKind::MathCall: {
     auto &m = cast<MathCall>(e);

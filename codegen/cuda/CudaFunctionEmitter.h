@@ -59,7 +59,9 @@ private:
   // CudaExpressions.cpp
   Code expr(const ir::Expr &e);
   /// Whether any index of an access is checked (checked mode).
-  std::string element(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices, bool narrowOffset);
+  /// `a[i]`, `m[i * m_shape1 + j]`, and for an array of records `a[i].x`.
+  std::string element(const ir::Variable *array, const std::vector<ir::ExprPtr> &indices, bool narrowOffset,
+                      int field = -1);
   std::string specialReg(const ir::SpecialReg &r);
   Code castExpr(const ir::Cast &c);
   Code libdeviceCall(const ir::LibdeviceCall &l);

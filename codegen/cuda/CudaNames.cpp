@@ -35,8 +35,12 @@ std::string cudaScalarType(ScalarKind kind) {
   return "void";
 }
 
+std::string cudaElementType(const ir::Type &type) {
+  return type.record ? ir::recordStructName(type.record->name) : cudaScalarType(type.scalar);
+}
+
 std::vector<std::string> parameterTypes(const ir::Variable &param, ir::Function::Kind kind) {
-  const std::string scalar = cudaScalarType(param.type.scalar);
+  const std::string scalar = cudaElementType(param.type);
   if (!param.type.isArray())
     return {scalar};
   // A device function may be passed the same array twice: no __restrict__.

@@ -20,6 +20,10 @@ namespace pyk::cuda {
 /// "float", "int64_t", "bool".
 std::string cudaScalarType(ScalarKind kind);
 
+/// The C++ type of an array's elements (a record's struct), or of a
+/// scalar.
+std::string cudaElementType(const ir::Type &type);
+
 /// The C++ types of the parameters `param` becomes, in order: a scalar's
 /// type; an array's data pointer (`const` when the function never writes
 /// the array, `__restrict__` in a kernel, whose arrays do not overlap),

@@ -58,6 +58,10 @@ std::string emitCudaOnCpu(const Module &module, const std::string &cudaFile, con
      << "#include <pyk/CudaOnCpu.h>\n\n"
      << "// Each kernel keeps its name in the .cu and gets this compilation's own\n"
      << "// symbol, so that kernels of one name in two files link into one program.\n";
+  // The records' structs, which the .cu defines, named before it by the
+  // declarations' pointers.
+  for (const RecordType *record : module.recordTypes())
+    os << "struct " << ir::recordStructName(record->name) << ";\n";
   for (const Function *kernel : module.kernels()) {
     os << "extern \"C\" void " << kernel->symbol << "(";
     const std::vector<std::string> types = parameterTypes(*kernel);

@@ -65,7 +65,7 @@ void FunctionEmitter::stmt(const Stmt &s, unsigned depth) {
   }
   case NodeKind::ArrayStore: {
     auto &st = cast<ArrayStore>(s);
-    os_ << element(st.array, st.indices, st.narrowOffset) << " = " << expr(*st.value).text << ";\n";
+    os_ << element(st.array, st.indices, st.narrowOffset, st.field) << " = " << expr(*st.value).text << ";\n";
     return;
   }
   case NodeKind::If:

@@ -13,6 +13,7 @@
 #include "llvm/Support/Format.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <utility>
 #include <vector>
 
 namespace pyk::launch {
@@ -61,18 +62,14 @@ std::string paramName(const Variable &param) {
 std::string paramDeclaration(const Variable &param) {
   if (!param.type.isArray())
     return cxxScalarType(param.type.scalar) + " " + paramName(param);
-  if (!param.recordCxxType.empty()) // an array of records, the last axis its fields
-    return "pyk::detail::ArrayArgument<" + std::string(param.readOnly ? "const " : "") + param.recordCxxType + ", " +
-           std::to_string(param.type.rank - 1) + "> " + paramName(param);
-  return "pyk::detail::ArrayArgument<" + std::string(param.readOnly ? "const " : "") +
-         cxxScalarType(param.type.scalar) + ", " + std::to_string(param.type.rank) + "> " + paramName(param);
+  const std::string element =
+      param.type.record ? recordCxxType(*param.type.record) : cxxScalarType(param.type.scalar);
+  return "pyk::detail::ArrayArgument<" + std::string(param.readOnly ? "const " : "") + element + ", " +
+         std::to_string(param.type.rank) + "> " + paramName(param);
 }
 
-/// The extents a launch passes for `axis` of array parameter `param`: the
-/// C++ array's, and for an array of records, its fields' count last.
+/// The extent a launch passes for `axis` of array parameter `param`.
 std::string extentArgument(const Variable &param, unsigned axis) {
-  if (!param.recordCxxType.empty() && axis + 1 == param.type.rank)
-    return "std::int64_t(sizeof(" + param.recordCxxType + ") / sizeof(" + cxxScalarType(param.type.scalar) + "))";
   return paramName(param) + ".shape(" + std::to_string(axis) + ")";
 }
 
@@ -162,6 +159,45 @@ std::string commentText(llvm::StringRef text) {
   return result;
 }
 
+/// The structs of the file's own records, which C++ fills and passes
+/// (`std::vector<pyk::records::Point>`), with NumPy's layouts. Two files
+/// may define a record of the same name: it is defined once, and each
+/// file's assertions check that the definition is its own.
+std::string recordStructs(const Module &module, const std::string &pykFile) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  bool first = true;
+  for (const RecordType *record : module.recordTypes()) {
+    if (!record->cxxType.empty()) // built in: the runtime's headers define it
+      continue;
+    if (std::exchange(first, false))
+      os << "#include <cstddef>\n#include <type_traits>\n\n";
+    const std::string name = launchFunctionName(record->name);
+    const std::string guard = "PYK_RECORD_" + name;
+    os << "#ifndef " << guard << "\n#define " << guard << "\nnamespace pyk::records {\n"
+       << "/// The record '" << record->name << "' of " << pykFile << ": NumPy's dtype\n/// " << record->describe()
+       << ".\n";
+    if (!record->hasCLayout())
+      os << "#pragma pack(push, 1)\n";
+    os << "struct " << name << " {\n";
+    for (const RecordField &field : record->fields)
+      os << "  " << cxxScalarType(field.kind) << " " << recordFieldName(field.name) << ";\n";
+    os << "};\n";
+    if (!record->hasCLayout())
+      os << "#pragma pack(pop)\n";
+    os << "} // namespace pyk::records\n#endif\n";
+    const std::string type = "pyk::records::" + name;
+    os << "static_assert(sizeof(" << type << ") == " << record->size;
+    for (const RecordField &field : record->fields)
+      os << " &&\n                  offsetof(" << type << ", " << recordFieldName(field.name) << ") == " << field.offset
+         << " && std::is_same_v<decltype(" << type << "::" << recordFieldName(field.name) << "), "
+         << cxxScalarType(field.kind) << ">";
+    os << ",\n              \"" << type << " of " << pykFile
+       << " is not the record of that name that another included file defines\");\n\n";
+  }
+  return text;
+}
+
 /// The launch functions' declarations, in their namespaces: the header's
 /// body, which the source repeats rather than includes, since a file name
 /// may hold characters (`"`) that no `#include "..."` can name.
@@ -170,7 +206,7 @@ std::string launchDeclarations(const Module &module, const LaunchEmitOptions &op
   llvm::raw_string_ostream os(text);
   const std::string fileName = fileNamespace(options.baseName);
   const std::string pykFile = commentText(options.baseName) + ".pyk";
-  os << "namespace pyk::kernels {\n\n"
+  os << recordStructs(module, pykFile) << "namespace pyk::kernels {\n\n"
      << "/// The kernels of " << pykFile << ": call them as pyk::kernels::KERNEL, or as\n"
      << "/// pyk::kernels::" << fileName << "::KERNEL where another included file has a\n"
      << "/// kernel of the same name.\n"
@@ -326,8 +362,7 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
       }
       if (module.narrowIndices)
         os << "  pyk::detail::requireNarrowOffsets(pyk_info_" << function->symbol << ", \"" << param->name << "\", "
-           << name << ".size()" << (param->recordCxxType.empty() ? "" : " * " + extentArgument(*param, param->type.rank - 1))
-           << ");\n";
+           << name << ".size());\n";
       args.push_back("&pyk_data[" + std::to_string(data.size()) + "]");
       data.push_back("const_cast<void *>(static_cast<const void *>(" + name + ".data()))");
       for (unsigned axis = 0; axis < param->type.rank; ++axis) {

@@ -253,7 +253,12 @@ protected:
 
   /// data + row-major offset of `indices`, as an inbounds GEP; in 32 bits
   /// where the IR marks the access `narrowOffset` and the target narrows.
-  llvm::Value *elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices, bool narrowOffset);
+  /// The address of an element of `array`, or of field `field` of one of
+  /// its records.
+  llvm::Value *elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices, bool narrowOffset,
+                              int field = -1);
+  /// What an access of it may assume of that address's alignment.
+  static unsigned elementAlignment(const Variable *array, int field);
 
   /// A loop's body: continue goes to `next`, break to `exit`.
   void loopBody(const StmtList &body, llvm::BasicBlock *next, llvm::BasicBlock *exit);

@@ -121,9 +121,9 @@ void FunctionEmitter::stmt(const Stmt &s) {
     llvm::Value *value = expr(*st.value);
     std::vector<llvm::Value *> indices = indexValues(st.indices);
     at(s.loc());
-    builder_.CreateAlignedStore(toMemory(value, st.array->type.scalar),
-                                elementAddress(st.array, indices, st.narrowOffset),
-                                llvm::Align(byteWidth(st.array->type.scalar)));
+    const ScalarKind element = elementType(st.array->type, st.field).scalar;
+    builder_.CreateAlignedStore(toMemory(value, element), elementAddress(st.array, indices, st.narrowOffset, st.field),
+                                llvm::Align(elementAlignment(st.array, st.field)));
     return;
   }
   case NodeKind::If:
@@ -456,10 +456,10 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     auto &l = cast<ArrayLoad>(e);
     std::vector<llvm::Value *> indices = indexValues(l.indices);
     at(e.loc());
-    ScalarKind element = l.array->type.scalar;
-    llvm::LoadInst *loaded =
-        builder_.CreateAlignedLoad(memoryType(element, context_), elementAddress(l.array, indices, l.narrowOffset),
-                                   llvm::Align(byteWidth(element)), l.array->name);
+    const ScalarKind element = l.type().scalar;
+    llvm::LoadInst *loaded = builder_.CreateAlignedLoad(memoryType(element, context_),
+                                                        elementAddress(l.array, indices, l.narrowOffset, l.field),
+                                                        llvm::Align(elementAlignment(l.array, l.field)), l.array->name);
     // A kernel's read-only array (noalias, never written by it or the device
     // functions it calls) does not change while the kernel runs.
     if (function_.kind == Function::Kind::Kernel && l.array->memory == Variable::Memory::Global &&

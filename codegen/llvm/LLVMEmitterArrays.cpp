@@ -27,8 +27,16 @@ std::vector<llvm::Value *> FunctionEmitter::indexValues(const std::vector<ExprPt
 /// mad.lo.s32 and mul.wide.s32, as for C's `int` indices, instead of 64-bit
 /// multiplies.
 llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::vector<llvm::Value *> &indices,
-                                             bool narrowOffset) {
+                                             bool narrowOffset, int field) {
   const ArrayValue value = arrayValue(array);
+  if (const RecordType *record = array->type.record) {
+    // A record's field: data + i * size + the field's offset, in bytes,
+    // always in 64 bits (--index-bits=32 bounds the count of records, not
+    // of their bytes).
+    llvm::Value *offset = builder_.CreateNSWAdd(builder_.CreateNSWMul(indices[0], builder_.getInt64(record->size)),
+                                                builder_.getInt64(record->fields[static_cast<size_t>(field)].offset));
+    return builder_.CreateInBoundsGEP(builder_.getInt8Ty(), value.data, offset);
+  }
   if (!array->type.contiguous) {
     // A strided view: i * s0 + j * s1 + ... elements from its data.
     llvm::Value *offset = builder_.CreateNSWMul(indices[0], value.strides[0]);
@@ -42,6 +50,12 @@ llvm::Value *FunctionEmitter::elementAddress(const Variable *array, const std::v
   for (size_t axis = 1; axis < indices.size(); ++axis)
     offset = builder_.CreateNSWAdd(builder_.CreateNSWMul(offset, width(value.extents[axis])), width(indices[axis]));
   return builder_.CreateInBoundsGEP(memoryType(array->type.scalar, context_), value.data, offset);
+}
+
+unsigned FunctionEmitter::elementAlignment(const Variable *array, int field) {
+  if (array->type.record)
+    return array->type.record->fieldAlignment(static_cast<size_t>(field));
+  return byteWidth(array->type.scalar);
 }
 
 ArrayValue FunctionEmitter::arrayValue(const Variable *var) {

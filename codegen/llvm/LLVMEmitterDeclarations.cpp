@@ -69,7 +69,9 @@ unsigned FunctionEmitter::bindParameters(bool noAlias) {
       arg->addAttr(llvm::Attribute::NoAlias);
     if (param->readOnly)
       arg->addAttr(llvm::Attribute::ReadOnly);
-    arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(byteWidth(param->type.scalar))));
+    const unsigned alignment =
+        param->type.record ? param->type.record->alignment() : byteWidth(param->type.scalar);
+    arg->addAttr(llvm::Attribute::getWithAlignment(context_, llvm::Align(alignment)));
     ArrayValue array;
     array.data = arg;
     for (unsigned axis = 0; axis < param->type.rank; ++axis) {

@@ -85,6 +85,21 @@ def numba_states(n, seed):
     return states
 
 
+# The records execution/records.pyk defines, as NumPy makes them there.
+PARTICLE = np.dtype([('x', np.float32), ('y', np.float32), ('id', np.int32), ('mass', np.float64)], align=True)
+READING = np.dtype([('flag', np.uint8), ('value', np.float64), ('count', np.int16)])
+PAIR = np.dtype([('lo', 'i4'), ('hi', '<i4')])
+KEYWORDS = np.dtype([('int', np.int64), ('new', 'f4')], align=True)
+
+
+def records(rng, dtype, n, **fields):
+    """n records of `dtype`, each field given as f(rng, dtype, n)."""
+    values = np.zeros(n, dtype)
+    for name, make in fields.items():
+        values[name] = make(rng, dtype[name], n)
+    return values
+
+
 def with_zeros(values):
     """Every seventh element 0."""
     values[::7] = 0
@@ -694,6 +709,27 @@ CASES = [
          lambda rng: [with_zeros(ints(rng, np.int64, 32, -9, 9)), zeros(np.int64, (32, 5))]),
     Case("execution/truth.pyk", "barriers", 1, 32,
          lambda rng: [ints(rng, np.int64, 32, 1, 9), zeros(np.int64, (32, 5))]),
+    # Records of the file's own dtypes: aligned and packed (misaligned
+    # fields), read and written by attribute and by name.
+    Case("execution/records.pyk", "advance", 2, 32,
+         lambda rng: [records(rng, PARTICLE, 40, x=lambda r, t, n: floats(r, t, n), y=lambda r, t, n: floats(r, t, n),
+                              id=lambda r, t, n: ints(r, t, n, -1000, 1000),
+                              mass=lambda r, t, n: floats(r, t, n, 0.5, 3.0)),
+                      np.float32(0.125), zeros(np.float64, 40)]),
+    Case("execution/records.pyk", "tally", 1, 32,
+         lambda rng: [records(rng, READING, 20, flag=lambda r, t, n: ints(r, t, n, 0, 2),
+                              value=lambda r, t, n: floats(r, t, n),
+                              count=lambda r, t, n: with_values(ints(r, t, n, -300, 300), 32767, -32768)),
+                      zeros(np.float64, 20)]),
+    Case("execution/records.pyk", "swap_pairs", 1, 32,
+         lambda rng: [records(rng, PAIR, 12, lo=lambda r, t, n: ints(r, t, n, -99, 99),
+                              hi=lambda r, t, n: ints(r, t, n, -99, 99)),
+                      records(rng, KEYWORDS, 12, int=lambda r, t, n: ints(r, t, n, -2**40, 2**40),
+                              new=lambda r, t, n: floats(r, t, n))]),
+    Case("execution/records.pyk", "ends", 1, 4,
+         lambda rng: [records(rng, KEYWORDS, 5, int=lambda r, t, n: ints(r, t, n, -2**40, 2**40),
+                              new=lambda r, t, n: floats(r, t, n)),
+                      zeros(np.float64, 2)]),
     # numba.cuda.random: the same states give Numba's numbers, and the states
     # advance as Numba's do (the states are compared too).
     Case("execution/random.pyk", "draw", 2, 32,

@@ -59,6 +59,7 @@ os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 sys.dont_write_bytecode = True
 
 import argparse
+import ast
 import ctypes
 import importlib.machinery
 import importlib.util
@@ -126,6 +127,21 @@ from numba.cuda.random import xoroshiro128p_dtype  # noqa: E402 (after NUMBA_ENA
 CPP_TYPES["pyk::random::xoroshiro128p_state"] = xoroshiro128p_dtype
 
 
+def file_record_dtypes(text):
+    """The dtypes of the records a kernel file defines, from its launch code:
+    each struct's comment gives NumPy's names and formats, and its layout
+    assertion the offsets and the size ({C++ type: dtype})."""
+    dtypes = {}
+    for fields, size, name in re.findall(
+            r"NumPy's dtype\n/// (\[.*\]), (\d+) bytes\.\n(?:#pragma pack\(push, 1\)\n)?struct (\w+) \{", text):
+        cxx = f"pyk::records::{name}"
+        names, formats = zip(*ast.literal_eval(fields))
+        offsets = [int(offset) for offset in re.findall(rf"offsetof\({re.escape(cxx)}, \w+\) == (\d+)", text)]
+        dtypes[cxx] = np.dtype({"names": list(names), "formats": list(formats), "offsets": offsets,
+                                "itemsize": int(size)})
+    return dtypes
+
+
 class Tolerance:
     """How close two float results must be: |pyk - numba| <= atol + rtol * |numba|.
 
@@ -153,7 +169,15 @@ class Tolerance:
 
 
 def mismatches(got, want, tolerance):
-    """Indices where got and want differ (NaN equals NaN; infinities and the sign of zero must match)."""
+    """Indices where got and want differ (NaN equals NaN; infinities and the sign of zero must match);
+    records field by field, each by its own type's rule."""
+    if got.dtype.names:
+        wrong = set()
+        for field in got.dtype.names:
+            field_tolerance = Tolerance.for_array(got.dtype[field])
+            wrong.update(tuple(int(p) for p in position)
+                         for position in mismatches(got[field], want[field], field_tolerance))
+        return np.array(sorted(wrong), dtype=np.int64).reshape(-1, got.ndim)
     if got.dtype.kind != "f":
         return np.argwhere(got != want)
     rtol, atol = tolerance
@@ -280,6 +304,7 @@ class PykFile:
                  for name, values in re.findall(r"const std::uint8_t (\w+)\[\] = \{([\d, ]+)\};", text)}
         infos = {variable: (symbol, sizes[sizes_name]) for variable, symbol, sizes_name in re.findall(
             r"KernelInfo (\w+)\{&pyk_module, \"(\w+)\", &\w+, \d+, (\w+)[,}]", text)}
+        element_types = {**CPP_TYPES, **file_record_dtypes(text)}
         versions = {}
         for kernel, params, body in re.findall(
             r"^void pyk::kernels::[\w:]*::(\w+)\(const pyk::Launch &pyk_launch(?:, ([^\n]*))?\) \{\n(.*?)^\}$", text,
@@ -291,9 +316,9 @@ class PykFile:
                 params or ""
             ):
                 if tuple_types:
-                    parsed.append((name, [np.dtype(CPP_TYPES[t]) for t in tuple_types.split(", ")], TUPLE))
+                    parsed.append((name, [np.dtype(element_types[t]) for t in tuple_types.split(", ")], TUPLE))
                     continue
-                element = CPP_TYPES[array_type or scalar_type]
+                element = element_types[array_type or scalar_type]
                 parsed.append((name, np.dtype(element), int(rank) if array_type else None))
             info = re.search(r"pyk::detail::launch\((\w+), ", body).group(1)
             symbol, arg_sizes = infos[info]
@@ -330,10 +355,7 @@ class PackedArgs:
                                 f"got {value.dtype}[{value.ndim}-D]")
             data = ctypes.c_void_p(value.ctypes.data)
             self._add(data, ctypes.addressof(data), 8, pointers)
-            # An array of records passes its fields' count as one more
-            # extent, as the launch function does (their fields are of one type).
-            fields = [len(dtype.fields)] if dtype.fields else []
-            for extent in list(value.shape) + fields:
+            for extent in value.shape:
                 boxed = ctypes.c_int64(extent)
                 self._add(boxed, ctypes.addressof(boxed), 8, pointers)
         if grid_barrier:  # 0, as the launch function passes it (the CPU device does not read it)
