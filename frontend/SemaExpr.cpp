@@ -22,7 +22,7 @@ using llvm::isa;
 
 const Type *Sema::checkValue(Expr &expr) {
   const Type *type = checkExpr(expr);
-  if (type->isRecord())
+  if (type->isRecord() && &expr != recordValue_)
     return rejectWholeRecord(expr);
   if (type->isGridGroup() && &expr != arrayDefinitionValue_) {
     error(expr.range()) << "a grid group is not a value to compute with, store or pass; name it "

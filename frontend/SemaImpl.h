@@ -357,6 +357,18 @@ private:
   /// Checks an assignment to `target` when it is a record's field; false
   /// when it is not one.
   bool assignToRecordField(ast::Expr &target, const Type *valueType, SourceRange valueRange);
+  /// `ps[i] = qs[j]`, `ps[i] = r`: copies a whole record; false where the
+  /// target is not an element of an array of records.
+  bool assignWholeRecord(ast::Expr &target, const Type *valueType, SourceRange valueRange);
+  /// `r = ps[i]`: the local names an element (records are references, as
+  /// in Numba), of one array.
+  void assignRecordToName(ast::NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange);
+  /// Whether an assignment to `target` may take a whole record: a name, or
+  /// an element of an array of records.
+  bool namesOrCopiesRecord(const ast::Expr &target);
+  /// The array of records whose element `record` is (`ps[i]`, or a record
+  /// local), or null.
+  const Symbol *recordArrayOf(const ast::Expr &record) const;
   /// The error for a whole record used as a value.
   const Type *rejectWholeRecord(ast::Expr &expr);
   // --- Views of arrays (SemaViews.cpp) ------------------------------------------
@@ -527,6 +539,9 @@ private:
   /// cuda.local.array may stand; and what the last one made, for the
   /// assignment to give its local.
   const ast::Expr *arrayDefinitionValue_ = nullptr;
+  /// The value of an assignment to one target, where a whole record may
+  /// stand: `r = ps[i]` names an element, `ps[i] = qs[j]` copies one.
+  const ast::Expr *recordValue_ = nullptr;
   struct ArrayDefinition {
     ArrayStorage storage;
     std::vector<int64_t> shape;
@@ -613,6 +628,7 @@ struct Sema::FunctionState {
   unsigned loopDepth;
   const ast::Expr *statementValue;
   const ast::Expr *arrayDefinitionValue;
+  const ast::Expr *recordValue;
   std::optional<ArrayDefinition> pendingArray;
   const Type *inferredReturnType;
   const ast::ReturnStmt *firstValueReturn;

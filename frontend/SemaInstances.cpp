@@ -44,6 +44,7 @@ Sema::FunctionState Sema::saveFunctionState() {
                        std::exchange(loopDepth_, 0),
                        std::exchange(statementValue_, nullptr),
                        std::exchange(arrayDefinitionValue_, nullptr),
+                       std::exchange(recordValue_, nullptr),
                        std::exchange(pendingArray_, std::nullopt),
                        std::exchange(inferredReturnType_, nullptr),
                        std::exchange(firstValueReturn_, nullptr),
@@ -70,6 +71,7 @@ void Sema::restoreFunctionState(FunctionState &&state) {
   loopDepth_ = state.loopDepth;
   statementValue_ = state.statementValue;
   arrayDefinitionValue_ = state.arrayDefinitionValue;
+  recordValue_ = state.recordValue;
   pendingArray_ = std::move(state.pendingArray);
   inferredReturnType_ = state.inferredReturnType;
   firstValueReturn_ = state.firstValueReturn;

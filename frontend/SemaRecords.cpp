@@ -4,8 +4,9 @@
 // shape and a size as a 1-D array has (SemaExpr.cpp). One of its elements, `states[i]`,
 // is only the object of a field access: `states[i]['s0']` or
 // `states[i].s0`, read, assigned or updated (`+=`) as an array element is.
-// A whole record as a value (`r = states[i]`, `states[i] = states[j]`) is
-// not supported yet.
+// A whole record is a value in two places: `r = states[i]` names the
+// element (a reference, as Numba's records are), and `states[i] = r` or
+// `states[i] = states[j]` copies one, field by field.
 //
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
@@ -60,10 +61,15 @@ bool Sema::assignToRecordField(Expr &target, const Type *valueType, SourceRange 
   Expr *record = subscript ? subscript->object.get() : attribute ? attribute->object.get() : nullptr;
   if (!record)
     return false;
-  // Only an element of an array of records is a record; anything else is
-  // assignTo's to check.
+  // Only an element of an array of records, or a local naming one, is a
+  // record; anything else is assignTo's to check.
   auto *element = dyn_cast<SubscriptExpr>(record);
   const Type *arrayType = element ? checkExpr(*element->object) : nullptr;
+  if (auto *name = dyn_cast<NameExpr>(record)) {
+    const Symbol *symbol = lookup(name->name);
+    if (symbol && symbol->type && symbol->type->isRecord())
+      arrayType = types_.recordArray(*symbol->type->record());
+  }
   if (arrayType && arrayType->isError())
     return true; // reported where it was made
   if (!arrayType || !arrayType->isRecordArray())
@@ -80,12 +86,79 @@ bool Sema::assignToRecordField(Expr &target, const Type *valueType, SourceRange 
   return true;
 }
 
+bool Sema::assignWholeRecord(Expr &target, const Type *valueType, SourceRange valueRange) {
+  auto *element = dyn_cast<SubscriptExpr>(&target);
+  const Type *arrayType = element ? checkExpr(*element->object) : nullptr;
+  if (!arrayType || !arrayType->isRecordArray())
+    return false;
+  const Type *elementType = checkExpr(target);
+  if (elementType->isError() || valueType->isError())
+    return true;
+  if (valueType != elementType) {
+    error(valueRange) << "cannot store a value of type " << valueType->str() << " into an element of "
+                      << arrayType->str() << "; store a record of " << arrayType->record()->name
+                      << " (as in '" << sourceText(target.range()) << " = " << sourceText(element->object->range())
+                      << "[j]') or into one of its fields";
+    return true;
+  }
+  function_->hasSideEffects = true;
+  return true;
+}
+
+bool Sema::namesOrCopiesRecord(const Expr &target) {
+  if (isa<NameExpr>(target))
+    return true;
+  auto *element = dyn_cast<SubscriptExpr>(&target);
+  auto *array = element ? dyn_cast<NameExpr>(element->object.get()) : nullptr;
+  const Symbol *symbol = array ? lookup(array->name) : nullptr;
+  return symbol && symbol->type && symbol->type->isRecordArray();
+}
+
+const Symbol *Sema::recordArrayOf(const Expr &record) const {
+  if (auto *element = dyn_cast<SubscriptExpr>(&record))
+    return rootArraySymbol(*element->object);
+  if (auto *name = dyn_cast<NameExpr>(&record))
+    return name->symbol ? name->symbol->recordArray : nullptr;
+  return nullptr;
+}
+
+void Sema::assignRecordToName(NameExpr &target, Symbol &symbol, const Type *valueType, SourceRange valueRange) {
+  if (symbol.type && valueType != symbol.type) {
+    error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                      << "', which names a record of " << symbol.type->record()->name;
+    return;
+  }
+  if (!valueType->isRecord()) {
+    error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
+                      << "', which names a record of " << symbol.type->record()->name;
+    return;
+  }
+  const Symbol *array = assignedValue_ ? recordArrayOf(*assignedValue_) : nullptr;
+  if (!array) {
+    notSupportedYet(valueRange, "a record local given this value (it names an element of an array parameter, "
+                                "as in 'r = ps[i]')");
+    symbol.type = types_.errorType();
+    return;
+  }
+  if (symbol.recordArray && symbol.recordArray != array) {
+    notSupportedYet(valueRange, "a record local that names elements of two arrays ('" + symbol.recordArray->name +
+                                    "' and '" + array->name + "')");
+    return;
+  }
+  if (!symbol.type)
+    localTypesChanged_ = true;
+  symbol.type = valueType;
+  symbol.recordArray = array;
+  target.type = valueType;
+}
+
 const Type *Sema::rejectWholeRecord(Expr &expr) {
   const RecordType &type = *expr.type->record();
   const std::string text = sourceText(expr.range());
   error(expr.range()) << "'" << text << "' is a whole record of " << type.name << "; read or write one of its fields, "
                       << "as in '" << text << "['" << type.fields.front().name << "']' or '" << text << "."
-                      << type.fields.front().name << "' (whole records as values are not supported yet)";
+                      << type.fields.front().name << "', name it ('r = " << text << "') or copy it ('a[i] = " << text
+                      << "')";
   return setType(expr, types_.errorType());
 }
 

@@ -25,6 +25,7 @@ void Sema::checkStmt(Stmt &stmt) {
   checkNestedEffectfulCalls(); // the previous statement's, an if's or a while's condition
   statementValue_ = nullptr;
   arrayDefinitionValue_ = nullptr;
+  recordValue_ = nullptr;
   pendingArray_.reset();
   switch (stmt.kind()) {
   case NodeKind::AssignStmt:
@@ -102,6 +103,8 @@ void Sema::checkAssign(AssignStmt &stmt) {
   const bool valueWritten = stmt.value->range().end.offset <= stmt.range().end.offset;
   if (stmt.targets.size() == 1 && isa<NameExpr>(*stmt.targets[0]) && valueWritten)
     arrayDefinitionValue_ = stmt.value.get();
+  if (stmt.targets.size() == 1 && valueWritten && namesOrCopiesRecord(*stmt.targets[0]))
+    recordValue_ = stmt.value.get();
   const Type *valueType = checkValue(*stmt.value);
   for (ExprPtr &target : stmt.targets) {
     auto *division = dyn_cast<BinaryExpr>(stmt.value.get());
@@ -137,7 +140,7 @@ void Sema::warnIfFloatTruncated(const Type *valueType, const Type *elementType, 
 void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange) {
   if (auto *name = dyn_cast<NameExpr>(&target))
     return assignToName(*name, valueType, valueRange);
-  if (assignToRecordField(target, valueType, valueRange))
+  if (assignWholeRecord(target, valueType, valueRange) || assignToRecordField(target, valueType, valueRange))
     return;
   if (auto *subscript = dyn_cast<SubscriptExpr>(&target)) {
     const Type *elementType = checkValue(*subscript);
@@ -312,6 +315,8 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
       symbol->type = types_.errorType();
     return;
   }
+  if (valueType->isRecord() || (symbol->type && symbol->type->isRecord()))
+    return assignRecordToName(target, *symbol, valueType, valueRange);
   // Reported in every round of checkBodyUntilTypesSettle, the last one too.
   if (valueType->isRecordArray()) {
     notSupportedYet(valueRange, "a local that names an array of " + valueType->record()->name);

@@ -110,6 +110,9 @@ struct Symbol {
   ast::Expr *signatureValue = nullptr;
   /// Record types: the record (owned by ModuleInfo::recordTypes).
   const RecordType *record = nullptr;
+  /// Record locals (`r = ps[i]`): the array of records whose elements the
+  /// local names.
+  const Symbol *recordArray = nullptr;
 };
 
 /// Whether a local's name is one pyk made (the counter of `for v in x`,

@@ -194,6 +194,16 @@ void Lowering::run() {
   for (const Symbol *local : info_.locals) {
     if (local->type->isGridGroup())
       continue; // `g = cuda.cg.this_grid()` names what g.sync() needs no value of
+    if (local->type->isRecord()) {
+      // `r = ps[i]`: the index of the element it names; its fields are
+      // read and written in the array.
+      Variable *index = function_.addHiddenLocal(uniqueName("pyk_" + local->name + "_index"),
+                                                 Type::scalarType(ScalarKind::Int64), local->definition);
+      recordLocals_[local] = {vars_.at(local->recordArray), index};
+      hoisted.push_back(std::make_unique<Declare>(local->definition, index, zeroOf(index->type, local->definition)));
+      declared_.insert(index);
+      continue;
+    }
     if (local->type->isArray() && local->storage == ArrayStorage::Constant) {
       vars_[local] = constantArrayVariable(*local); // c = cuda.const.array_like(PRICES)
       continue;
@@ -297,6 +307,8 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
       return; // The array local exists for the whole function.
     if (a.value->type && a.value->type->isGridGroup())
       return; // `g = cuda.cg.this_grid()`: a name, no value
+    if (a.value->type && a.value->type->isRecord())
+      return assignRecord(*a.targets.front(), *a.value, s.range(), out);
     if (auto *targets = a.targets.size() == 1 ? dyn_cast<ast::TupleExpr>(a.targets[0].get()) : nullptr)
       return unpack(*targets, *a.value, s.range(), out);
     for (const ast::ExprPtr &target : a.targets) {

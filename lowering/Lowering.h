@@ -154,6 +154,12 @@ private:
     int field;
   };
   FieldAccess recordField(const ast::Expr &record, const std::string &field);
+  /// The array and the index of the element that `record` names (`ps[i]`,
+  /// or a record local): the index evaluated into `out` once.
+  std::pair<const Variable *, ExprPtr> recordElement(const ast::Expr &record, StmtList &out);
+  /// `r = ps[i]` (r names the element) and `ps[i] = qs[j]` (a copy, field
+  /// by field).
+  void assignRecord(const ast::Expr &target, const ast::Expr &value, SourceRange loc, StmtList &out);
   /// The field a record's field access (`r['s0']`, `r.s0`) names.
   static const std::string &fieldName(const ast::Expr &access);
 
@@ -280,6 +286,13 @@ private:
   std::map<const Symbol *, Variable *> vars_;
   /// Tuple locals: one variable per element.
   std::map<const Symbol *, std::vector<Variable *>> tupleVars_;
+  /// Record locals (`r = ps[i]`): the array whose element the local names,
+  /// and the hidden local that holds the element's index.
+  struct RecordLocal {
+    const Variable *array;
+    Variable *index;
+  };
+  std::map<const Symbol *, RecordLocal> recordLocals_;
   std::set<const Variable *> declared_;
   /// Loop variables that count up from 0 or more, in the loop being lowered.
   std::set<const Symbol *> nonNegative_;

@@ -5,6 +5,7 @@
 #include "records.pyk.h"
 
 #include <cstddef>
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -86,5 +87,15 @@ int main() {
   ends.copy_to_host(gotEnds);
   checks.equal("last new plus first int", gotEnds[0], double(0.25f * 4 + 4.0f) + 3.0 * double(std::int64_t(1) << 40));
   checks.equal("ndim plus size", gotEnds[1], 1 + k);
+  // Copies of whole records, each ordered through a local that names it.
+  auto copies = pyk::device_empty<pyk::records::Pair>({k});
+  pyk::kernels::ordered_copies({1, 32}, dpairs, copies);
+  std::vector<pyk::records::Pair> ordered(k);
+  copies.copy_to_host(ordered);
+  for (int i = 0; i < k; ++i) {
+    const pyk::records::Pair &source = swapped[k - 1 - i];
+    checks.exact("ordered lo", ordered[i].lo, std::min(source.lo, source.hi));
+    checks.exact("ordered hi", ordered[i].hi, std::max(source.lo, source.hi) + 1);
+  }
   return checks.finish("records");
 }

@@ -100,6 +100,15 @@ def records(rng, dtype, n, **fields):
     return values
 
 
+def ordered_copies(pairs):
+    """What execution/records.pyk's ordered_copies makes of `pairs`: each
+    from the other end, its fields in order, 'hi' plus one."""
+    out = np.zeros_like(pairs)
+    for i, source in enumerate(pairs[::-1]):
+        out[i] = (min(source['lo'], source['hi']), max(source['lo'], source['hi']) + 1)
+    return out
+
+
 def with_zeros(values):
     """Every seventh element 0."""
     values[::7] = 0
@@ -726,6 +735,14 @@ CASES = [
                               hi=lambda r, t, n: ints(r, t, n, -99, 99)),
                       records(rng, KEYWORDS, 12, int=lambda r, t, n: ints(r, t, n, -2**40, 2**40),
                               new=lambda r, t, n: floats(r, t, n))]),
+    # A whole record copied (ary[i] = ary[j]), which compiled Numba does and
+    # its simulator cannot ("setting an array element with a sequence").
+    Case("execution/records.pyk", "ordered_copies", 1, 32,
+         lambda rng: [records(rng, PAIR, 12, lo=lambda r, t, n: ints(r, t, n, -99, 99),
+                              hi=lambda r, t, n: ints(r, t, n, -99, 99)), np.zeros(12, PAIR)],
+         run_numba=False,
+         pyk_expected={"pairs": lambda inputs: inputs[0],
+                       "out": lambda inputs: ordered_copies(inputs[0])}),
     Case("execution/records.pyk", "ends", 1, 4,
          lambda rng: [records(rng, KEYWORDS, 5, int=lambda r, t, n: ints(r, t, n, -2**40, 2**40),
                               new=lambda r, t, n: floats(r, t, n)),
