@@ -580,7 +580,11 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
   calleeName.type = types_.voidType();
   bool nestedTuple = false;
   for (ExprPtr &arg : expr.args) {
-    if (checkValue(*arg)->isNestedTuple()) {
+    // A record is passed whole: the callee's parameter names the element.
+    const Expr *const enclosingRecordValue = std::exchange(recordValue_, arg.get());
+    const Type *argType = checkValue(*arg);
+    recordValue_ = enclosingRecordValue;
+    if (argType->isNestedTuple()) {
       notSupportedYet(arg->range(), "passing a tuple of tuples to a device function");
       nestedTuple = true;
     }
@@ -743,7 +747,7 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
   if (argType->isError() || paramType->isError())
     return false;
   if (paramType->isArray() || argType->isArray() || paramType->isTuple() || paramType->isRecordArray() ||
-      argType->isRecordArray()) {
+      argType->isRecordArray() || paramType->isRecord() || argType->isRecord()) {
     if (argType == paramType)
       return true;
     DiagnosticBuilder message = error(arg.range());

@@ -117,8 +117,13 @@ bool Sema::namesOrCopiesRecord(const Expr &target) {
 const Symbol *Sema::recordArrayOf(const Expr &record) const {
   if (auto *element = dyn_cast<SubscriptExpr>(&record))
     return rootArraySymbol(*element->object);
-  if (auto *name = dyn_cast<NameExpr>(&record))
+  if (auto *name = dyn_cast<NameExpr>(&record)) {
+    // A device function's record parameter stands for the array it names
+    // an element of.
+    if (name->symbol && name->symbol->kind == SymbolKind::Parameter)
+      return name->symbol;
     return name->symbol ? name->symbol->recordArray : nullptr;
+  }
   return nullptr;
 }
 

@@ -158,6 +158,12 @@ using llvm::isa;
 void Lowering::run() {
   size_t next = 0; // a tuple parameter is several of function_.params
   for (const Symbol *param : info_.params) {
+    if (param->type->isRecord()) {
+      Variable *array = function_.params[next++];
+      vars_[param] = array;
+      recordLocals_[param] = {array, function_.params[next++]};
+      continue;
+    }
     const bool assigned = assignsTo(info_.def->body, param);
     const size_t count = param->type->isTuple() ? param->type->elements().size() : 1;
     for (size_t i = 0; i < count; ++i) {
@@ -716,6 +722,13 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     for (const Symbol *param : functionInfo.params)
       function->pykParameterTypes.push_back(param->type->str());
     for (const Symbol *param : functionInfo.params) {
+      if (param->type->isRecord()) {
+        // A record passed whole: the array and the index of the element.
+        for (auto [suffix, type] : {std::pair{"_array", Type::recordArrayType(*param->type->record())},
+                                    std::pair{"_index", Type::scalarType(ScalarKind::Int64)}})
+          function->addParam("pyk_" + param->name + suffix, type, param->definition)->hidden = true;
+        continue;
+      }
       if (!param->type->isTuple()) {
         function->addParam(param->name, toIRType(param->type), param->definition);
         continue;

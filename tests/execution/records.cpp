@@ -97,5 +97,25 @@ int main() {
     checks.exact("ordered lo", ordered[i].lo, std::min(source.lo, source.hi));
     checks.exact("ordered hi", ordered[i].hi, std::max(source.lo, source.hi) + 1);
   }
+  // Records passed whole to device functions, which write them.
+  std::vector<pyk::records::Particle> bouncing(n);
+  for (int i = 0; i < n; ++i)
+    bouncing[i] = {float(i % 9), float(i % 4) - 1.0f, i, 1.0};
+  auto dbouncing = pyk::to_device(bouncing);
+  pyk::kernels::bounce({2, 32}, dbouncing, 8.0f);
+  std::vector<pyk::records::Particle> bounced(n);
+  dbouncing.copy_to_host(bounced);
+  for (int i = 0; i < n; ++i) {
+    pyk::records::Particle p = bouncing[i];
+    p.x += p.y;
+    if (p.x > 8.0f) {
+      p.x = 2 * 8.0f - p.x;
+      p.y = -p.y;
+      p.id += 1000;
+    }
+    checks.equal("bounced x", i, bounced[i].x, p.x);
+    checks.equal("bounced y", i, bounced[i].y, p.y);
+    checks.exact("bounced id", bounced[i].id, p.id);
+  }
   return checks.finish("records");
 }
