@@ -490,8 +490,13 @@ const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
     if (!checkLiteralFits(value, element))
       return setType(expr, types_.errorType());
   }
-  if (!requireWholeStatement(expr, name + "()"))
-    return setType(expr, types_.errorType());
+  // An atomic runs once and in order as a call that writes arrays does:
+  // `while cuda.atomic.cas(lock, 0, 0, 1) != 0:`, `if cuda.atomic.add(n, 0, 1) == last:`.
+  if (function_) {
+    function_->hasSideEffects = true;
+    if (&expr != statementValue_)
+      nestedEffectfulCalls_.push_back({&expr, statementValue_, name, "writes an array"});
+  }
   return setType(expr, types_.scalar(element));
 }
 

@@ -531,7 +531,9 @@ private:
   struct NestedEffectfulCall {
     ast::CallExpr *call;
     const ast::Expr *statementValue;
+    /// As the call spells it ("update", "cuda.atomic.add"), and what it does.
     std::string name;
+    std::string effect = "writes arrays or prints";
   };
   std::vector<NestedEffectfulCall> nestedEffectfulCalls_;
   void checkNestedEffectfulCalls();

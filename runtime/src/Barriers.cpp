@@ -1,10 +1,11 @@
 //===- Barriers.cpp - cuda.syncthreads and friends on the CPU device -------===//
 //
-// Barrier 0 of a block: it opens when every thread of the block has arrived,
-// whatever the call site, as CUDA's does. Threads that return never arrive,
-// so a barrier that some threads returned instead of reaching is an error
-// as soon as every other thread waits at it; one that threads blocked in a
-// warp operation cannot reach is found when nothing is left to run.
+// Barrier 0 of a block: it opens when every thread of the block that has not
+// returned has arrived, whatever the call site, as PTX's bar.sync waits for
+// the non-exited threads only (Numba's simulator does the same): Numba's
+// `if i >= n: return` before a cuda.syncthreads() works. The counting forms
+// count the threads that arrived. A barrier that threads blocked in a warp
+// operation cannot reach is found when nothing is left to run.
 //
 // Mixing syncthreads with syncthreads_count/and/or, or those with each
 // other, at one barrier is an error too (PTX: bar.sync and bar.red must not
@@ -13,12 +14,12 @@
 // A grid sync (g.sync() of cuda.cg.this_grid()) is a barrier of the block
 // first, and meeting any other barrier operation there is an error; when it
 // opens, the last thread's OS thread waits for the other blocks
-// (GridBarrier.h) before queueing the block's threads again. Unlike the
-// others, it does not wait for threads that have returned, as a GPU does
-// not (Numba's own heat-equation example returns the threads past the end
-// before its loop of syncs), but for thread (0, 0, 0): on a GPU it stands
-// for its block at the grid's barrier (prelude.cuh: pyk_grid_sync), so the
-// grid would wait for it forever.
+// (GridBarrier.h) before queueing the block's threads again. As the block's
+// barrier, it does not wait for threads that have returned (Numba's own
+// heat-equation example returns the threads past the end before its loop
+// of syncs), but for thread (0, 0, 0): on a GPU it stands for its block at
+// the grid's barrier (prelude.cuh: pyk_grid_sync), so the grid would wait
+// for it forever.
 //
 //===----------------------------------------------------------------------===//
 #include "BlockScheduler.h"
@@ -93,7 +94,9 @@ std::uint32_t BlockScheduler::barrier(BarrierOp op, std::int32_t predicate, cons
 
 void BlockScheduler::openBarrier() noexcept {
   assert(readyCount_ == 0 && "every thread waits at the barrier");
-  barrierResult_ = barrierPassed_;
+  // syncthreads_and: whether every thread that arrived passed (those that
+  // returned take no part); count and or: how many passed.
+  barrierResult_ = barrierOp_ == BarrierOp::And ? barrierPassed_ == barrierArrived_ : barrierPassed_;
   barrierArrived_ = 0;
   readyHead_ = 0;
   readyCount_ = 0;
@@ -106,11 +109,13 @@ void BlockScheduler::openBarrier() noexcept {
 }
 
 void BlockScheduler::openWithoutReturnedThreads() noexcept {
-  if (barrierOp_ != BarrierOp::Grid || threads_[0].wait == Wait::Returned) {
-    recordBarrierNotReached();
-    abandon();
+  if (barrierOp_ == BarrierOp::Grid) {
+    if (threads_[0].wait == Wait::Returned) {
+      recordGridSyncNotReached();
+      abandon();
+    }
+    waitForGrid();
   }
-  waitForGrid();
   openBarrier();
 }
 
@@ -123,17 +128,11 @@ void BlockScheduler::waitForGrid() noexcept {
   abandon();
 }
 
-void BlockScheduler::recordBarrierNotReached() noexcept {
-  if (barrierOp_ == BarrierOp::Grid) {
-    recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ + " was not reached by thread " +
-                threadName(0) + " of block " + blockName() +
-                ", which had returned: the first thread of each block stands for its block at the grid's barrier, "
-                "so a GPU would wait for it forever (the block's other threads may return first)");
-    return;
-  }
-  recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ +
-              " was not reached by every thread of block " + blockName() + ": " + std::to_string(returned_) + " of " +
-              std::to_string(threadCount_) + " threads had returned");
+void BlockScheduler::recordGridSyncNotReached() noexcept {
+  recordError(std::string(barrierName(barrierOp_)) + " at " + barrierWhere_ + " was not reached by thread " +
+              threadName(0) + " of block " + blockName() +
+              ", which had returned: the first thread of each block stands for its block at the grid's barrier, "
+              "so a GPU would wait for it forever (the block's other threads may return first)");
 }
 
 void BlockScheduler::recordDeadlock() noexcept {
@@ -169,8 +168,7 @@ extern "C" int32_t pyk_cpu_syncthreads_count(int32_t predicate, const char *wher
 }
 
 extern "C" int32_t pyk_cpu_syncthreads_and(int32_t predicate, const char *where) {
-  auto &blockScheduler = scheduler();
-  return blockScheduler.barrier(BarrierOp::And, predicate, where) == blockScheduler.threadCount();
+  return scheduler().barrier(BarrierOp::And, predicate, where) != 0;
 }
 
 extern "C" int32_t pyk_cpu_syncthreads_or(int32_t predicate, const char *where) {

@@ -89,8 +89,6 @@ public:
                               const char *where) noexcept;
   /// The lanes of the calling thread's warp that have not returned.
   std::uint32_t activeMask() const noexcept;
-  /// The block's threads.
-  std::uint32_t threadCount() const { return threadCount_; }
 
 private:
   enum class Wait : std::uint8_t { None, Barrier, Warp, Returned };
@@ -154,10 +152,10 @@ private:
   [[noreturn]] void abandon() noexcept;
   /// The error for an empty queue with threads left (step 4).
   void recordDeadlock() noexcept;
-  /// The error for a barrier that some threads returned instead of reaching.
-  void recordBarrierNotReached() noexcept;
-  /// Every thread that has not returned waits at the barrier: a grid sync
-  /// opens (thread 0 among them), anything else is an error.
+  /// The error for a grid sync whose thread (0, 0, 0) had returned.
+  void recordGridSyncNotReached() noexcept;
+  /// Every thread that has not returned waits at the barrier: it opens, as
+  /// PTX's bar.sync does, but a grid sync whose thread 0 returned.
   void openWithoutReturnedThreads() noexcept;
   /// The block's half of a grid sync is complete: waits for the other
   /// blocks; abandons the block when the grid has failed.

@@ -4,9 +4,9 @@
 #include "Checks.h"
 #include "memory_model.pyk.h"
 
+#include <algorithm>
 #include <bit>
 #include <cmath>
-#include <string>
 #include <cstdio>
 #include <vector>
 
@@ -218,23 +218,46 @@ int main() {
     checks.equal("fma + cbrt", i, fl[i], float(i) * 2.0f + 0.5f + float(i));
   }
 
-  // A barrier some threads never reach: CUDA leaves it undefined (a hang,
-  // typically); the CPU device reports it, with the barrier's position.
-  if (pyk::current_device() == pyk::DeviceKind::Cpu) {
-    std::string message;
-    try {
-      auto scratch = pyk::device_empty<std::int32_t>({64});
-      pyk::kernels::skips_barrier({1, 64}, scratch);
-      pyk::synchronize();
-    } catch (const pyk::KernelError &error) {
-      message = error.what();
+  // Threads that return before barriers are not waited for.
+  {
+    auto x = pyk::to_device(std::vector<std::int32_t>(64, -1));
+    auto counts = pyk::to_device(std::vector<std::int32_t>{0});
+    pyk::kernels::returns_before_barrier({1, 64}, x, counts);
+    std::vector<std::int32_t> gotX(64), gotCounts(1);
+    x.copy_to_host(gotX);
+    counts.copy_to_host(gotCounts);
+    for (int t = 0; t < 64; ++t)
+      checks.exact("after a barrier others returned before", gotX[t], t < 32 ? (31 - t) * 3 : -1);
+    checks.exact("threads counted at the barrier", gotCounts[0], 32);
+  }
+
+  // A spin lock and a last-block ticket: atomics compared in conditions.
+  {
+    const int blocks = 40;
+    std::vector<std::int64_t> values(blocks);
+    std::int64_t sum = 0, largest = 0;
+    for (int b = 0; b < blocks; ++b) {
+      values[b] = (b * 7919) % 1000 + 1;
+      sum += values[b];
+      largest = std::max(largest, values[b]);
     }
-    checks.expect("skipped barrier reported", message.find("cuda.syncthreads()") != std::string::npos &&
-                                                  message.find("memory_model.pyk:") != std::string::npos);
-    if (message.empty())
-      std::printf("FAIL: no error for a skipped barrier\n");
-    else
-      std::printf("reported: %s\n", message.c_str());
+    auto mutex = pyk::to_device(std::vector<std::int32_t>{0});
+    auto totals = pyk::to_device(std::vector<std::int64_t>{0, 0});
+    auto tickets = pyk::to_device(std::vector<std::int32_t>{0, 0});
+    auto last = pyk::to_device(std::vector<std::int32_t>{0});
+    pyk::kernels::locked_updates({blocks, 32}, mutex, pyk::to_device(values), totals, tickets, last);
+    std::vector<std::int64_t> gotTotals(2);
+    std::vector<std::int32_t> gotTickets(2), gotLast(1), gotMutex(1);
+    totals.copy_to_host(gotTotals);
+    tickets.copy_to_host(gotTickets);
+    last.copy_to_host(gotLast);
+    mutex.copy_to_host(gotMutex);
+    checks.exact("locked sum", gotTotals[0], sum);
+    checks.exact("locked max", gotTotals[1], largest);
+    checks.exact("tickets", gotTickets[0], blocks);
+    checks.exact("one last block", gotTickets[1], 1);
+    checks.exact("last block's ticket", gotLast[0], 1);
+    checks.exact("lock released", gotMutex[0], 0);
   }
 
   return checks.finish("memory_model");

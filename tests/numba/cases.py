@@ -676,6 +676,15 @@ CASES = [
          lambda rng: [ints(rng, np.int32, 192, -1000, 1000), zeros(np.int32, 192)]),
     Case("execution/memory_model.pyk", "barrier_counts", 2, 100, lambda rng: [zeros(np.int32, (2, 100))]),
     Case("execution/memory_model.pyk", "local_prefix", 2, 32, lambda rng: [zeros(np.int64, (64, 8))]),
+    # Threads that return before barriers are not waited for (the simulator
+    # waits for the threads still alive, as PTX's bar.sync for those that
+    # have not exited).
+    Case("execution/memory_model.pyk", "returns_before_barrier", 1, 64,
+         lambda rng: [np.full(64, -1, np.int32), zeros(np.int32, 1)]),
+    # Atomics in conditions: a spin lock, and the last block's ticket.
+    Case("execution/memory_model.pyk", "locked_updates", 8, 32,
+         lambda rng: [zeros(np.int32, 1), ints(rng, np.int64, 8, -500, 500), zeros(np.int64, 2), zeros(np.int32, 2),
+                      zeros(np.int32, 1)]),
     Case("execution/memory_model.pyk", "atomics", 2, 32,
          lambda rng: [np.array([0, 0, -5, 5], np.int32), np.array([0xFFFFFFFF, 0, 0, 0, 0], np.uint32),
                       zeros(np.int64, 3), zeros(np.uint64, 2), np.array([0, -1], np.float32),
