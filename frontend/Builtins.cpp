@@ -39,14 +39,14 @@ std::optional<Builtin> builtinFromName(std::string_view name) {
 namespace {
 using R = MathFunctionInfo::Result;
 constexpr MathFunctionInfo mathFunctions[] = {
-    {"sqrt", "sqrt", 1, R::Float},       {"exp", "exp", 1, R::Float},         {"expm1", "expm1", 1, R::Float},
-    {"log", "log", 1, R::Float},         {"log2", "log2", 1, R::Float},       {"log10", "log10", 1, R::Float},
-    {"log1p", "log1p", 1, R::Float},     {"sin", "sin", 1, R::Float},         {"cos", "cos", 1, R::Float},
+    {"sqrt", "sqrt", 1, R::Float, false, 0, true},       {"exp", "exp", 1, R::Float, false, 0, true},         {"expm1", "expm1", 1, R::Float},
+    {"log", "log", 1, R::Float, false, 0, true},         {"log2", "log2", 1, R::Float, false, 0, true},       {"log10", "log10", 1, R::Float, false, 0, true},
+    {"log1p", "log1p", 1, R::Float},     {"sin", "sin", 1, R::Float, false, 0, true},         {"cos", "cos", 1, R::Float, false, 0, true},
     {"tan", "tan", 1, R::Float},         {"asin", "asin", 1, R::Float},       {"acos", "acos", 1, R::Float},
     {"atan", "atan", 1, R::Float},       {"atan2", "atan2", 2, R::Float},     {"sinh", "sinh", 1, R::Float},
     {"cosh", "cosh", 1, R::Float},       {"tanh", "tanh", 1, R::Float},       {"asinh", "asinh", 1, R::Float},
     {"acosh", "acosh", 1, R::Float},     {"atanh", "atanh", 1, R::Float},     {"pow", "pow", 2, R::Float},
-    {"fabs", "fabs", 1, R::Float},       {"fmod", "fmod", 2, R::Float},       {"copysign", "copysign", 2, R::Float},
+    {"fabs", "fabs", 1, R::Float, false, 0, true},       {"fmod", "fmod", 2, R::Float},       {"copysign", "copysign", 2, R::Float},
     {"hypot", "hypot", 2, R::Float},     {"erf", "erf", 1, R::Float},         {"erfc", "erfc", 1, R::Float},
     {"gamma", "tgamma", 1, R::Float},    {"lgamma", "lgamma", 1, R::Float},   {"floor", "floor", 1, R::Int64},
     {"ceil", "ceil", 1, R::Int64},       {"trunc", "trunc", 1, R::Int64},     {"isnan", "isnan", 1, R::Bool},

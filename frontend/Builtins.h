@@ -42,6 +42,9 @@ struct MathFunctionInfo {
   /// and this factor, rounded to the argument's float type, as Numba
   /// computes them; 0 for every other function.
   double factor = 0;
+  /// Numba gives float16 for a float16 argument (sin, cos, sqrt, exp, log,
+  /// log2, log10, fabs: CUDA's hsin, ...); the others take it as float32.
+  bool float16Result = false;
 };
 
 /// The math module's function `name`, if pyk has it.

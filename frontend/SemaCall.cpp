@@ -44,10 +44,6 @@ const Type *Sema::checkCall(CallExpr &expr) {
   }
   if (auto kind = scalarTypeNamed(*expr.callee)) {
     if (auto *name = dyn_cast<NameExpr>(expr.callee.get()); !name || !functionScope_.count(name->name)) {
-      if (*kind == ScalarKind::Float16) {
-        notSupportedYet(expr.callee->range(), "float16");
-        return setType(expr, types_.errorType());
-      }
       expr.function = Builtin::Cast;
       return checkCast(expr, *kind);
     }
@@ -312,8 +308,9 @@ std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, co
 }
 
 /// math.NAME(x[, y]): float32 arguments give float32, float64 or integer
-/// ones float64 (as in Numba); floor, ceil and trunc give int64 and isnan,
-/// isinf and isfinite bool, as in Python.
+/// ones float64 (as in Numba); float16 ones float16 where Numba has the
+/// function for float16, else float32; floor, ceil and trunc give int64 and
+/// isnan, isinf and isfinite bool, as in Python.
 const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   const std::string name = "math." + std::string(function.name);
   if (!requirePositional(expr, name.c_str(), function.arity, function.arity))
@@ -333,8 +330,9 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
     return setType(expr, types_.errorType());
   // The function computes in float32 only when every argument is float32 (or
   // a weak Python scalar next to one); otherwise in float64.
-  const ScalarKind kind = common->kind == ScalarKind::Float32 && !common->weak ? ScalarKind::Float32
-                                                                                : ScalarKind::Float64;
+  ScalarKind kind = common->kind == ScalarKind::Float32 && !common->weak ? ScalarKind::Float32 : ScalarKind::Float64;
+  if (common->kind == ScalarKind::Float16 && !common->weak)
+    kind = function.float16Result ? ScalarKind::Float16 : ScalarKind::Float32;
   expr.operandType = types_.scalar(kind);
   expr.mathFunction = &function;
   std::vector<const Expr *> args;

@@ -290,10 +290,6 @@ const Type *Sema::checkArrayConstructor(CallExpr &expr, bool shared) {
     error(dtypeArg->range()) << name << "()'s dtype must be a scalar type such as float32";
     return setType(expr, types_.errorType());
   }
-  if (*element == ScalarKind::Float16) {
-    notSupportedYet(dtypeArg->range(), "float16");
-    return setType(expr, types_.errorType());
-  }
   // The shape: a constant int or a tuple of them (a literal or a constant).
   const Type *shapeType = checkValue(*shapeArg);
   if (shapeType->isError())

@@ -186,10 +186,16 @@ void Sema::declareConstantArray(NameExpr &target, Expr &value) {
 }
 
 std::optional<ScalarKind> Sema::numpyDtype(Expr &dtype) {
+  std::optional<ScalarKind> kind;
   if (auto *text = dyn_cast<StringLiteralExpr>(&dtype))
-    if (auto kind = scalarKindFromName(text->value); kind && *kind != ScalarKind::Float16)
-      return kind;
-  if (auto kind = scalarTypeNamed(dtype); kind && *kind != ScalarKind::Float16)
+    kind = scalarKindFromName(text->value);
+  if (!kind)
+    kind = scalarTypeNamed(dtype);
+  if (kind == ScalarKind::Float16) {
+    notSupportedYet(dtype.range(), "a float16 module-level array or scalar");
+    return std::nullopt;
+  }
+  if (kind)
     return kind;
   error(dtype.range()) << "this dtype is not one pyk has: use a NumPy scalar type such as np.float32 or np.int32";
   return std::nullopt;

@@ -185,12 +185,12 @@ std::optional<ScalarKind> Sema::recordFieldKind(Expr &type) {
       code.remove_prefix(1);
     if (code == "?")
       return ScalarKind::Bool;
-    if (auto kind = scalarKindFromName(code); kind && *kind != ScalarKind::Float16)
+    if (auto kind = scalarKindFromName(code); kind)
       return kind;
   } else if (recordTypeNamedBy(type) || looksLikeRecordDefinition(type)) {
     notSupportedYet(type.range(), "a field that is itself a record");
     return std::nullopt;
-  } else if (auto kind = scalarTypeNamed(type); kind && *kind != ScalarKind::Float16) {
+  } else if (auto kind = scalarTypeNamed(type); kind) {
     return kind;
   }
   error(type.range()) << "a field's type is a NumPy scalar type, such as np.float32, np.int32 or 'f8'";

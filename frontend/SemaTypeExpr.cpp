@@ -234,10 +234,6 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
   if (isa<NoneLiteralExpr>(expr) && allowVoid)
     return types_.voidType();
   if (auto kind = scalarTypeNamed(expr)) {
-    if (*kind == ScalarKind::Float16) {
-      notSupportedYet(expr.range(), "float16");
-      return nullptr;
-    }
     return types_.scalar(*kind);
   }
   if (auto *call = dyn_cast<CallExpr>(&expr); call && tupleTypeName(*call->callee))
@@ -269,10 +265,6 @@ const Type *Sema::evaluateTypeExpr(Expr &expr, bool allowVoid) {
   auto element = scalarTypeNamed(*subscript->object);
   if (!element) {
     error(subscript->object->range()) << "expected a scalar element type before '[', such as float32[:]";
-    return nullptr;
-  }
-  if (*element == ScalarKind::Float16) {
-    notSupportedYet(subscript->object->range(), "float16");
     return nullptr;
   }
   const size_t rank = subscript->indices.size();

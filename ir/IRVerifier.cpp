@@ -2,6 +2,7 @@
 #include "IRVerifier.h"
 
 #include "IRPrinter.h"
+#include "passes/LowerFloat16.h"
 
 #include "llvm/Support/Casting.h"
 
@@ -116,6 +117,8 @@ private:
       expr(*c.operand);
       if (!c.operand->type().isScalar() || !e.type().isScalar())
         fail(e, "cast between non-scalars");
+      else if (stage_ == IRStage::Lowered && !isBackendConversion(c.operand->type().scalar, e.type().scalar))
+        fail(e, "a float16 conversion not through float32 left after lowerFloat16");
       return;
     }
     case NodeKind::Unary: {
@@ -129,6 +132,8 @@ private:
         fail(e, "bitnot of a non-integer");
       if (u.op == UnaryOp::Round && (!e.type().isScalar() || !isFloat(e.type().scalar)))
         fail(e, "round of a non-float");
+      if (u.op == UnaryOp::Round && stage_ == IRStage::Lowered && e.type().scalar == ScalarKind::Float16)
+        fail(e, "a float16 round left after lowerFloat16");
       return;
     }
     case NodeKind::WrapIndex: {
@@ -228,6 +233,8 @@ private:
       auto &m = cast<MathCall>(e);
       if (!e.type().isScalar() || !isFloat(e.type().scalar))
         fail(e, "math function of a non-float type");
+      if (stage_ == IRStage::Lowered && e.type().scalar == ScalarKind::Float16)
+        fail(e, "a float16 math function left after lowerFloat16");
       for (size_t i = 0; i < m.args.size(); ++i) {
         expr(*m.args[i]);
         const bool exponent = m.name == "ldexp" && i == 1;
@@ -519,6 +526,8 @@ private:
           expr(*part.value);
           if (!part.value->type().isScalar())
             fail(s, "printing a non-scalar");
+          else if (stage_ == IRStage::Lowered && part.value->type().scalar == ScalarKind::Float16)
+            fail(s, "printing a float16 left after lowerFloat16");
         }
       return;
     case NodeKind::Break:

@@ -12,6 +12,7 @@
 #include "passes/BoundLocalMemory.h"
 #include "passes/CheckKernelLimits.h"
 #include "passes/InsertChecks.h"
+#include "passes/LowerFloat16.h"
 #include "passes/LowerPythonOps.h"
 #include "passes/MarkNarrowOffsets.h"
 #include "passes/MarkOverflowingArithmetic.h"
@@ -47,6 +48,8 @@ const Pass passes[] = {
     {"mark-narrow-offsets", [](Module &m, const PassContext &) { markNarrowOffsets(m); }},
     // The backends see primitive operations only.
     {"lower-python-ops", [](Module &m, const PassContext &) { lowerPythonOps(m); }},
+    // After lowerPythonOps, whose floor divisions and powers are math calls.
+    {"lower-float16", [](Module &m, const PassContext &) { lowerFloat16(m); }},
     // After lowering, so that the compiler-made functions are marked too.
     {"mark-overflowing-arithmetic", [](Module &m, const PassContext &) { markOverflowingArithmetic(m); }},
     // Last, so that the passes before see planChecks' decisions on the

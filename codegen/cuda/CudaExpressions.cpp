@@ -31,6 +31,8 @@ Code narrow(const ir::Type &type, Code code) {
 /// abs() as CUDA spells it for each type; unsigned values are their own.
 Code absolute(ScalarKind kind, const Code &operand) {
   switch (kind) {
+  case ScalarKind::Float16:
+    return {"__habs(" + operand.text + ")", Postfix};
   case ScalarKind::Float32:
     return {"fabsf(" + operand.text + ")", Postfix};
   case ScalarKind::Float64:

@@ -10,6 +10,8 @@ namespace pyk::cuda {
 
 const char *helperName(Helper helper) {
   switch (helper) {
+  case Helper::Float16:
+    return "__half";
   case Helper::Wrapping:
     return "pyk_wrapping";
   case Helper::FloatToInt:
@@ -67,6 +69,8 @@ namespace {
 /// The name of `helper`'s section in prelude.cuh (`// pyk-helper: NAME`).
 const char *sectionName(Helper helper) {
   switch (helper) {
+  case Helper::Float16:
+    return "Float16";
   case Helper::Wrapping:
     return "Wrapping";
   case Helper::FloatToInt:

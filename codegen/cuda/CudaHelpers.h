@@ -17,6 +17,7 @@
 namespace pyk::cuda {
 
 enum class Helper {
+  Float16, // cuda_fp16.h, for __half
   Wrapping,
   FloatToInt,
   LaneId,

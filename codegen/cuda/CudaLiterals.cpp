@@ -62,6 +62,8 @@ Code constant(const Constant &c) {
   case ScalarKind::Bool:
     return {c.intValue ? "true" : "false", Postfix};
   case ScalarKind::Float16:
+    // The float16 value (lowerFloat16 rounded it), which a float holds.
+    return {"__half(" + floatConstant(c.floatValue, false).text + ")", Postfix};
   case ScalarKind::Float32:
   case ScalarKind::Float64:
     return floatConstant(c.floatValue, type.scalar == ScalarKind::Float64);

@@ -17,6 +17,14 @@
 #include <cstdint>
 #include <type_traits>
 
+// pyk-helper: Float16
+// float16 is CUDA's __half, with its operators (each rounds once, as the
+// GPU's f16 instructions do); the CPU device's is pyk::float16
+// (pyk/CudaOnCpu.h), which rounds the same.
+#ifndef PYK_CUDA_ON_CPU
+#include <cuda_fp16.h>
+#endif
+
 // pyk-helper: Wrapping
 // Integer + - *, negation and abs wrap on overflow, as in NumPy; C++ leaves
 // signed overflow undefined (and compilers use that), so where pyk cannot

@@ -42,7 +42,7 @@ std::string cxxScalarType(ScalarKind kind) {
   case ScalarKind::UInt64:
     return "std::uint64_t";
   case ScalarKind::Float16:
-    return "std::uint16_t"; // not reachable: Sema rejects float16
+    return "pyk::float16";
   case ScalarKind::Float32:
     return "float";
   case ScalarKind::Float64:

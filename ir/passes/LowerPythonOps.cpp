@@ -28,6 +28,16 @@ ExprPtr lowered(Binary &b, PythonOpFunctions &functions) {
     ExprPtr divisor = std::move(b.rhs);
     if (b.divisorCheck != NoCheck)
       divisor = std::make_unique<DivisorCheck>(b.loc(), std::move(divisor), b.divisorCheck);
+    if (kind == ScalarKind::Float16) {
+      // As NumPy: computed in float32 (which holds every float16), the
+      // result rounded once.
+      const Type float32 = Type::scalarType(ScalarKind::Float32);
+      const Function &callee = b.op == BinaryOp::FloorDiv ? functions.floorDiv(float32.scalar)
+                                                          : functions.mod(float32.scalar);
+      ExprPtr lhs = std::make_unique<Cast>(b.loc(), float32, std::move(b.lhs));
+      ExprPtr rhs = std::make_unique<Cast>(b.loc(), float32, std::move(divisor));
+      return std::make_unique<Cast>(b.loc(), b.type(), call(callee, b.loc(), std::move(lhs), std::move(rhs)));
+    }
     const Function &callee = b.op == BinaryOp::FloorDiv ? functions.floorDiv(kind) : functions.mod(kind);
     return call(callee, b.loc(), std::move(b.lhs), std::move(divisor));
   }

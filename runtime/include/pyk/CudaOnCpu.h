@@ -30,6 +30,7 @@
 #include "pyk/CheckRecordLayout.h"
 #include "pyk/CpuBlockContext.h"
 #include "pyk/CpuDevice.h"
+#include "pyk/Float16.h"
 
 // Every header the generated code includes, before the macros below (which
 // spell words that the C++ library's headers use too, such as __noinline__).
@@ -355,6 +356,13 @@ inline unsigned atomicDec(unsigned *address, unsigned value) {
 template <typename T> T atomicCAS(T *address, T expected, T value) {
   __atomic_compare_exchange_n(address, &expected, value, false, __ATOMIC_RELAXED, __ATOMIC_RELAXED);
   return expected; // the old value, whether or not it was replaced
+}
+
+// float16: CUDA's __half is pyk::float16, which rounds each operation as
+// the GPU's f16 instructions do.
+using __half = pyk::float16;
+inline __half __habs(__half x) {
+  return __half::fromBits(x.bits() & 0x7fffu);
 }
 
 // Bit casts.

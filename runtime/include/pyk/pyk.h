@@ -11,6 +11,7 @@
 #include "pyk/Array.h"
 #include "pyk/Device.h"
 #include "pyk/Error.h"
+#include "pyk/Float16.h"
 #include "pyk/Launch.h"
 #include "pyk/Random.h"
 #include "pyk/Stream.h"
