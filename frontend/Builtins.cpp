@@ -13,10 +13,11 @@ namespace {
 struct BuiltinEntry {
   Builtin id;
   std::string_view name;
+  int arity;
 };
 
 constexpr BuiltinEntry builtinTable[] = {
-#define PYK_BUILTIN(Id, Name, Arity) {Builtin::Id, Name},
+#define PYK_BUILTIN(Id, Name, Arity) {Builtin::Id, Name, Arity},
 #include "Builtins.def"
 };
 } // namespace
@@ -26,6 +27,13 @@ std::string_view builtinName(Builtin builtin) {
     if (entry.id == builtin)
       return entry.name;
   return "<none>";
+}
+
+int builtinArity(Builtin builtin) {
+  for (const BuiltinEntry &entry : builtinTable)
+    if (entry.id == builtin)
+      return entry.arity;
+  return -1;
 }
 
 std::optional<Builtin> builtinFromName(std::string_view name) {
@@ -101,7 +109,6 @@ constexpr MissingNameKind notForKernels = MissingNameKind::NotAvailable;
 /// the vocabulary of LANGUAGE.md that later work (issue 17) implements.
 constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
-    {"cuda.fp16", planned}, {"cuda.fp16.*", planned},
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
     {"cuda.declare_device", planned},
     // Types, planned.

@@ -23,6 +23,9 @@ enum class Builtin {
 
 /// The dotted name the user writes ("cuda.grid").
 std::string_view builtinName(Builtin builtin);
+/// How many arguments it takes (Builtins.def); -1 for a value, a namespace
+/// or a function whose count varies.
+int builtinArity(Builtin builtin);
 /// The builtin with dotted name `name` ("cuda.threadIdx.x"), if pyk has it.
 std::optional<Builtin> builtinFromName(std::string_view name);
 /// A function of Python's math module that pyk has.
@@ -46,6 +49,11 @@ struct MathFunctionInfo {
   /// log2, log10, fabs: CUDA's hsin, ...); the others take it as float32.
   bool float16Result = false;
 };
+
+/// cuda.fp16.hadd ... cuda.fp16.hrcp.
+inline bool isFp16Function(Builtin builtin) { return builtin >= Builtin::Fp16Add && builtin <= Builtin::Fp16Rcp; }
+/// cuda.fp16's comparisons (heq ... hlt), which give a bool.
+inline bool isFp16Comparison(Builtin builtin) { return builtin >= Builtin::Fp16Eq && builtin <= Builtin::Fp16Lt; }
 
 /// The math module's function `name`, if pyk has it.
 const MathFunctionInfo *mathFunction(std::string_view name);

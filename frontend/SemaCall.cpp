@@ -86,6 +86,8 @@ const Type *Sema::checkCall(CallExpr &expr) {
     return setType(expr, types_.errorType());
   if (isGpuMemoryBuiltin(expr.callee->builtin))
     return checkGpuMemoryCall(expr, expr.callee->builtin);
+  if (isFp16Function(expr.callee->builtin))
+    return checkFp16(expr, expr.callee->builtin);
   if (expr.callee->builtin == Builtin::ThisGrid) {
     expr.function = Builtin::ThisGrid;
     if (!requirePositional(expr, "cuda.cg.this_grid", 0, 0))

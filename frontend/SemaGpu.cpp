@@ -465,6 +465,10 @@ const Type *Sema::checkAtomic(CallExpr &expr, Builtin builtin) {
                             builtin == Builtin::AtomicXor || firstElement;
   if (integersOnly)
     supported = integer32or64;
+  if (builtin == Builtin::AtomicAdd && element == ScalarKind::Float16) {
+    notSupportedYet(array.range(), "cuda.atomic.add on float16 arrays");
+    return setType(expr, types_.errorType());
+  }
   if (!supported) {
     const char *which = builtin == Builtin::AtomicInc || builtin == Builtin::AtomicDec ? "uint32 and uint64"
                         : integersOnly ? "32- and 64-bit integers"

@@ -409,6 +409,7 @@ private:
   const Type *checkWarpOperation(ast::CallExpr &expr, Builtin builtin);
   const Type *checkIntrinsic(ast::CallExpr &expr, Builtin builtin);
   const Type *checkSelp(ast::CallExpr &expr);
+  const Type *checkFp16(ast::CallExpr &expr, Builtin builtin);
   /// Reports a call with effects that is not the whole of its statement.
   bool requireWholeStatement(ast::CallExpr &expr, const std::string &name);
   /// Checks that an argument of `valueType` may be passed for a parameter
@@ -691,6 +692,7 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::CudaConst:
   case Builtin::CudaAtomic:
   case Builtin::LibdeviceModule:
+  case Builtin::CudaFp16:
   case Builtin::CudaCg:
     return true;
   default:

@@ -29,6 +29,8 @@ static Builtin moduleBuiltin(const std::string &module) {
     return Builtin::CudaModule;
   if (module == "numba.cuda.libdevice")
     return Builtin::LibdeviceModule;
+  if (module == "numba.cuda.fp16")
+    return Builtin::CudaFp16;
   if (module == "numba.types" || module == "numba.core.types" || module == "numba.cuda.types")
     return Builtin::NumbaTypesModule;
   return Builtin::None;
@@ -126,8 +128,8 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
       return true;
     }
   }
-  if (module == "numba.cuda")
-    if (auto builtin = builtinFromName("cuda." + name.name))
+  if (module == "numba.cuda" || module == "numba.cuda.fp16")
+    if (auto builtin = builtinFromName(module.substr(std::string("numba.").size()) + "." + name.name))
       return bind(*builtin);
   if (module == "numba.cuda.libdevice")
     if (const LibdeviceFunction *function = libdeviceFunction(name.name)) {

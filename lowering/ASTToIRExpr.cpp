@@ -544,6 +544,8 @@ ExprPtr Lowering::call(const ast::CallExpr &e) {
     return deviceCall(e);
   if (e.function == Builtin::Selp)
     return selp(e);
+  if (isFp16Function(e.function))
+    return fp16(e);
   if (e.function == Builtin::Popc || e.function == Builtin::Brev || e.function == Builtin::Clz ||
       e.function == Builtin::Ffs || e.function == Builtin::Fma || e.function == Builtin::Cbrt)
     return intrinsic(e);

@@ -197,6 +197,7 @@ private:
   /// then as int32); cuda.fma and cuda.cbrt as math functions.
   ExprPtr intrinsic(const ast::CallExpr &e);
   ExprPtr selp(const ast::CallExpr &e);
+  ExprPtr fp16(const ast::CallExpr &e);
 
   ExprPtr call(const ast::CallExpr &e);
 

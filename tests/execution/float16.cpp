@@ -5,6 +5,7 @@
 #include "float16.pyk.h"
 
 #include <cmath>
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <vector>
@@ -176,6 +177,61 @@ int main() {
         for (int j = 0; j < step; ++j)
           tile[j] += tile[j + step];
       checks.expect("block sum " + std::to_string(block), same(got[block], tile[0]));
+    }
+  }
+  {
+    // NaN in both operands' places, and equal values, for the comparisons.
+    std::vector<float16> a = x, b = y;
+    a[5] = half(std::nan(""));
+    b[6] = half(std::nan(""));
+    b[7] = a[7];
+    auto da = pyk::to_device(a), db = pyk::to_device(b);
+    const int rows = 18;
+    auto out = pyk::device_empty<float16>({rows, n});
+    auto flags = pyk::device_empty<std::int32_t>({6, n});
+    pyk::kernels::half_intrinsics({(n + 63) / 64, 64}, da, db, out, flags);
+    std::vector<float16> got(rows * n);
+    std::vector<std::int32_t> gotFlags(6 * n);
+    out.copy_to_host(got);
+    flags.copy_to_host(gotFlags);
+    for (int i = 0; i < n; ++i) {
+      const double p = d(a[i]), q = d(b[i]);
+      // hfma: the exact p * q + 0.25 (a double holds it), rounded once.
+      const float16 exact[] = {half(p + q),   half(p - q),       half(p * q),      half(p / q),
+                               half(-p),      half(std::fabs(p)), half(p * q + 0.25), p > q ? a[i] : b[i],
+                               p < q ? a[i] : b[i], half(std::sqrt(std::fabs(p))), half(std::floor(p)),
+                               half(std::ceil(p)), half(std::trunc(p)), half(std::nearbyint(p)), half(1 / p)};
+      for (int row = 0; row < 15; ++row)
+        checks.expect("cuda.fp16 row " + std::to_string(row) + " [" + std::to_string(i) + "]",
+                      same(got[row * n + i], exact[row]));
+      // Computed in float32, rounded to float16: within one float16 unit.
+      const double approximate[] = {std::sin(p), std::exp2(q), std::log2(std::fabs(p))};
+      for (int row = 15; row < rows; ++row)
+        checks.near("cuda.fp16 math", row * n + i, d(got[row * n + i]), d(half(approximate[row - 15])), 1, 0x1p-10);
+      // Ordered comparisons, hne too (Numba's setp.ne.f16): NaN gives false.
+      const int want[] = {p == q, p < q || p > q, p < q, p <= q, p > q, p >= q};
+      for (int row = 0; row < 6; ++row)
+        checks.exact("cuda.fp16 comparison", gotFlags[row * n + i], want[row]);
+    }
+  }
+  {
+    static_assert(sizeof(pyk::records::Sample) == 8 && offsetof(pyk::records::Sample, weight) == 4);
+    std::vector<pyk::records::Sample> samples(40);
+    for (int i = 0; i < 40; ++i)
+      samples[i] = {half(0.1 * i - 1.3), static_cast<std::int16_t>(i - 20), 1.0f + 0.37f * static_cast<float>(i)};
+    auto dsamples = pyk::to_device(samples);
+    auto out = pyk::device_empty<float16>({40});
+    pyk::kernels::weigh({2, 32}, dsamples, out);
+    std::vector<pyk::records::Sample> updated(40);
+    std::vector<float16> got(40);
+    dsamples.copy_to_host(updated);
+    out.copy_to_host(got);
+    for (int i = 0; i < 40; ++i) {
+      const float product = static_cast<float>(samples[i].value) * samples[i].weight;
+      checks.expect("weigh out", same(got[i], half(product)));
+      checks.expect("weigh value", same(updated[i].value, samples[i].value + float16(1)));
+      checks.equal("weigh weight", i, updated[i].weight, samples[i].weight);
+      checks.exact("weigh count", updated[i].count, i - 19);
     }
   }
   return checks.finish("float16");

@@ -761,6 +761,18 @@ CASES = [
          lambda rng: [records(rng, KEYWORDS, 5, int=lambda r, t, n: ints(r, t, n, -2**40, 2**40),
                               new=lambda r, t, n: floats(r, t, n)),
                       zeros(np.float64, 2)]),
+    # float16: arithmetic rounded once per operation (NumPy's float16 in the
+    # simulator), overflow to infinity, subnormals, and cuda.fp16.
+    Case("numba/kernels/half_precision.pyk", "half_arithmetic", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float16, 50), 65504.0, -65504.0, 6e-8, 1.0, 0.1),
+                      with_values(floats(rng, np.float16, 50, 0.25, 4.0), 2.0, 2.0, 0.5, 3.0, -0.1),
+                      zeros(np.float16, (50, 9))]),
+    # hmax(-0.0, 0.0) is 0.0 in compiled Numba (a > b ? a : b) and in pyk,
+    # -0.0 in the simulator (Python's max): no signed zeros here.
+    Case("numba/kernels/half_precision.pyk", "half_intrinsics", 2, 32,
+         lambda rng: [with_values(floats(rng, np.float16, 50), 65504.0, 1.5, -2.0),
+                      with_values(floats(rng, np.float16, 50), 65504.0, 1.5, 0.0),
+                      zeros(np.float16, (50, 7)), zeros(np.int32, (50, 4)), zeros(np.float32, 50)]),
     # numba.cuda.random: the same states give Numba's numbers, and the states
     # advance as Numba's do (the states are compared too).
     Case("execution/random.pyk", "draw", 2, 32,

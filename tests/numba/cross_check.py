@@ -118,6 +118,7 @@ CPP_TYPES = {
     "std::uint16_t": np.uint16,
     "std::uint32_t": np.uint32,
     "std::uint64_t": np.uint64,
+    "pyk::float16": np.float16,
     "float": np.float32,
     "double": np.float64,
 }
@@ -145,6 +146,9 @@ def file_record_dtypes(text):
 class Tolerance:
     """How close two float results must be: |pyk - numba| <= atol + rtol * |numba|.
 
+    float16 results: exact. NumPy's float16 rounds every operation once, as
+    pyk does; the cases give the simulator no Python float to promote to.
+
     float32 results: the simulator evaluates Python's math functions in double
     precision and, under NumPy 1.x promotion, some float32 expressions too
     (a float32 times a Python float is float64 there), while pyk computes them
@@ -160,11 +164,14 @@ class Tolerance:
     is caught.
     """
 
+    FLOAT16 = (0.0, 0.0)
     FLOAT32 = (2.0**-20, 2.0**-20)
     FLOAT64 = (1e-12, 1e-12)
 
     @staticmethod
     def for_array(dtype):
+        if dtype == np.float16:
+            return Tolerance.FLOAT16
         return Tolerance.FLOAT32 if dtype == np.float32 else Tolerance.FLOAT64
 
 
