@@ -4,6 +4,7 @@
 #include "Checks.h"
 #include "float16.pyk.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -232,6 +233,34 @@ int main() {
       checks.expect("weigh value", same(updated[i].value, samples[i].value + float16(1)));
       checks.equal("weigh weight", i, updated[i].weight, samples[i].weight);
       checks.exact("weigh count", updated[i].count, i - 19);
+    }
+  }
+  {
+    // Totals stay below 256, where float16 holds every quarter: any order of
+    // the additions gives the same sums, and each bin's old values are
+    // 0, 0.25, 0.5, ... once each.
+    const int m = 900, binCount = 7;
+    std::vector<std::int32_t> bins(m);
+    for (int i = 0; i < m; ++i)
+      bins[i] = (i * 5 + i / 3) % binCount;
+    auto dbins = pyk::to_device(bins);
+    auto totals = pyk::to_device(std::vector<float16>(binCount, float16(0)));
+    auto olds = pyk::device_empty<float16>({m});
+    pyk::kernels::half_histogram({(m + 127) / 128, 128}, dbins, totals, olds);
+    std::vector<float16> gotTotals(binCount), gotOlds(m);
+    totals.copy_to_host(gotTotals);
+    olds.copy_to_host(gotOlds);
+    for (int b = 0; b < binCount; ++b) {
+      std::vector<int> seen;
+      for (int i = 0; i < m; ++i)
+        if (bins[i] == b)
+          seen.push_back(static_cast<int>(d(gotOlds[i]) * 4));
+      std::sort(seen.begin(), seen.end());
+      bool prefix = true;
+      for (size_t k = 0; k < seen.size(); ++k)
+        prefix = prefix && seen[k] == static_cast<int>(k);
+      checks.expect("bin " + std::to_string(b) + "'s old values are its prefix sums", prefix);
+      checks.equal("bin total", b, d(gotTotals[b]), 0.25 * static_cast<double>(seen.size()));
     }
   }
   return checks.finish("float16");

@@ -320,7 +320,7 @@ inline std::uint32_t pyk_dynamic_shared_bytes() {
 // Atomics, relaxed as CUDA's are, on the types CUDA has them for (the
 // templates take those and no others that the generated code passes).
 template <typename T> T atomicAdd(T *address, T value) {
-  if constexpr (std::is_floating_point_v<T>)
+  if constexpr (std::is_floating_point_v<T> || std::is_same_v<T, pyk::float16>)
     return ::pyk::cuda_on_cpu::atomicUpdate(address, [value](T old) { return old + value; });
   else
     return __atomic_fetch_add(address, value, __ATOMIC_RELAXED);
