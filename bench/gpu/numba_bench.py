@@ -116,6 +116,13 @@ class Bench:
         self.run("vector_add", lambda: module.vector_add[grid, block](dx, dy, dout), check(x + y, 0.0), None)
         poison()
         self.run("saxpy", lambda: module.saxpy[grid, block](a, dx, dy, dout), check(a * x + y, 1e-6), None)
+        # float16, one rounding apart (one fma or two operations).
+        hx, hy, ha = x.astype(np.float16), y.astype(np.float16), np.float16(a)
+        dhx, dhy = cuda.to_device(hx), cuda.to_device(hy)
+        dout = cuda.device_array(n, np.float16)
+        dout.copy_to_device(np.full(n, np.nan, np.float16))
+        self.run("haxpy", lambda: module.haxpy[grid, block](ha, dhx, dhy, dout),
+                 check((ha * hx + hy).astype(np.float32), 2.0**-9), None)
 
     def stencil(self, module):
         np, cuda, side = self.np, self.cuda, self.sizes["stencil_side"]

@@ -1,4 +1,4 @@
-// The nine kernels: inputs, CPU references, and each one's four
+// The eleven kernels: inputs, CPU references, and each one's four
 // implementations (pyk through LLVM's PTX, the same with 32-bit element
 // offsets, pyk through its CUDA C++ and nvcc, hand-written CUDA), all
 // launched with the same grid and block shapes on the same device arrays,
@@ -104,6 +104,39 @@ void elementwise(const Context &context, std::int64_t n, std::vector<KernelRow> 
                {Hand, [&] { handCheck(hand::saxpy(shape, a, dx.data(), dy.data(), out.data(), int(n)), "saxpy"); }}},
               checkAgainst(&saxpyWant, 1e-6));
   rows.push_back(saxpy);
+
+  // float16: half the bytes of saxpy. One fma or two roundings: allow the
+  // rounding of one, a float16 unit (2^-9 for the results, all below 4).
+  std::vector<pyk::float16> hx(n), hy(n), haxpyWant(n), hgot(n);
+  const pyk::float16 ha(a);
+  parallelFor(n, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      hx[i] = pyk::float16(x[i]);
+      hy[i] = pyk::float16(y[i]);
+      haxpyWant[i] = ha * hx[i] + hy[i];
+    }
+  });
+  auto dhx = pyk::to_device(hx), dhy = pyk::to_device(hy);
+  auto hout = pyk::device_empty<pyk::float16>({n});
+  auto bits = [](auto &array) { return reinterpret_cast<std::uint16_t *>(array.data()); };
+  KernelRow haxpy{"haxpy", describe(n, "float16"), 6.0 * n, 2.0 * n, true};
+  runVariants(context, haxpy,
+              {{PykPtx, [&] { pyk::kernels::haxpy({blocks, 256}, ha, dhx, dhy, hout); }},
+               {PykPtx32, [&] { pyk::kernels::haxpy_i32({blocks, 256}, ha, dhx, dhy, hout); }},
+               {PykCuda, [&] { pyk::kernels::haxpy_cu({blocks, 256}, ha, dhx, dhy, hout); }},
+               {Hand, [&] {
+                  handCheck(hand::haxpy(shape, ha.bits(), bits(dhx), bits(dhy), bits(hout), int(n)), "haxpy");
+                }}},
+              Check{[&] { deviceFill(context.gpu, hout.data(), 0xFF, hout.bytes()); },
+                    [&] {
+                      hout.copy_to_host(hgot);
+                      Mismatches bad("out");
+                      for (std::int64_t i = 0; i < n; ++i)
+                        bad.check(i, float(hgot[i]), float(haxpyWant[i]), 0x1p-9);
+                      return bad.result();
+                    },
+                    {}});
+  rows.push_back(haxpy);
 }
 
 /// One Jacobi step on a side x side grid; only the interior is written.

@@ -3,6 +3,8 @@
 // pyk's kernels use 64-bit ones, as Numba's do), __restrict__ inputs.
 #include "handwritten.h"
 
+#include <cuda_fp16.h>
+
 namespace {
 
 __global__ void vector_add_kernel(const float *__restrict__ x, const float *__restrict__ y, float *__restrict__ out,
@@ -17,6 +19,13 @@ __global__ void saxpy_kernel(float a, const float *__restrict__ x, const float *
   int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
     out[i] = a * x[i] + y[i];
+}
+
+__global__ void haxpy_kernel(__half a, const __half *__restrict__ x, const __half *__restrict__ y,
+                             __half *__restrict__ out, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i < n)
+    out[i] = __hfma(a, x[i], y[i]);
 }
 
 // The fastest plain copy we know how to write: 16 bytes per load and store,
@@ -38,6 +47,13 @@ cudaError_t vector_add(Shape s, const float *x, const float *y, float *out, int 
 
 cudaError_t saxpy(Shape s, float a, const float *x, const float *y, float *out, int n) {
   saxpy_kernel<<<s.gridX, s.blockX>>>(a, x, y, out, n);
+  return cudaGetLastError();
+}
+
+cudaError_t haxpy(Shape s, std::uint16_t aBits, const std::uint16_t *x, const std::uint16_t *y, std::uint16_t *out,
+                  int n) {
+  haxpy_kernel<<<s.gridX, s.blockX>>>(__ushort_as_half(aBits), reinterpret_cast<const __half *>(x),
+                                      reinterpret_cast<const __half *>(y), reinterpret_cast<__half *>(out), n);
   return cudaGetLastError();
 }
 
