@@ -20,7 +20,8 @@ bool isInteger(ScalarKind kind) {
 }
 
 bool isFloat(ScalarKind kind) {
-  return kind == ScalarKind::Float16 || kind == ScalarKind::Float32 || kind == ScalarKind::Float64;
+  return kind == ScalarKind::Float16 || kind == ScalarKind::Float32 || kind == ScalarKind::Float64 ||
+         kind == ScalarKind::BFloat16;
 }
 
 unsigned byteWidth(ScalarKind kind) {
@@ -32,6 +33,7 @@ unsigned byteWidth(ScalarKind kind) {
   case ScalarKind::Int16:
   case ScalarKind::UInt16:
   case ScalarKind::Float16:
+  case ScalarKind::BFloat16:
     return 2;
   case ScalarKind::Int32:
   case ScalarKind::UInt32:
@@ -71,6 +73,8 @@ std::string_view scalarName(ScalarKind kind) {
     return "float32";
   case ScalarKind::Float64:
     return "float64";
+  case ScalarKind::BFloat16:
+    return "bfloat16";
   }
   return "?";
 }
@@ -80,7 +84,7 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
     std::string_view name;
     ScalarKind kind;
   };
-  static constexpr std::array<Spelling, 36> spellings = {{
+  static constexpr std::array<Spelling, 37> spellings = {{
       {"bool", ScalarKind::Bool},      {"boolean", ScalarKind::Bool},   {"bool_", ScalarKind::Bool},
       {"b1", ScalarKind::Bool},        {"int8", ScalarKind::Int8},      {"i1", ScalarKind::Int8},
       {"int16", ScalarKind::Int16},    {"i2", ScalarKind::Int16},       {"int32", ScalarKind::Int32},
@@ -93,6 +97,7 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
       {"f4", ScalarKind::Float32},     {"single", ScalarKind::Float32}, {"float64", ScalarKind::Float64},
       {"f8", ScalarKind::Float64},     {"double", ScalarKind::Float64}, {"float", ScalarKind::Float64},
       {"float_", ScalarKind::Float64}, {"int_", ScalarKind::Int64},     {"byte", ScalarKind::UInt8},
+      {"bfloat16", ScalarKind::BFloat16},
   }};
   for (const Spelling &spelling : spellings)
     if (spelling.name == name)

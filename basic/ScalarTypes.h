@@ -27,6 +27,10 @@ enum class ScalarKind : uint8_t {
   Float16,
   Float32,
   Float64,
+  /// Numba's bfloat16 (CUDA's __nv_bfloat16): float32's exponent, 8 bits of
+  /// precision. Last, so that the kinds before keep their order (and so
+  /// that a loop over every kind ends with it).
+  BFloat16,
 };
 
 bool isInteger(ScalarKind kind);

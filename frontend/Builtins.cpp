@@ -112,9 +112,9 @@ constexpr MissingNameEntry missingNames[] = {
     {"cuda.bf16", planned}, {"cuda.bf16.*", planned}, {"cuda.random", planned},
     {"cuda.declare_device", planned},
     // Types, planned.
-    {"complex64", planned}, {"complex128", planned}, {"c8", planned}, {"c16", planned}, {"bfloat16", planned},
+    {"complex64", planned}, {"complex128", planned}, {"c8", planned}, {"c16", planned},
     {"numba.complex64", planned}, {"numba.complex128", planned}, {"numba.c8", planned}, {"numba.c16", planned},
-    {"numba.bfloat16", planned}, {"np.complex64", planned},
+    {"np.complex64", planned},
     {"np.complex128", planned}, {"cmath", planned}, {"cmath.*", planned},
     // Python's math, not for kernels.
     {"math.cbrt", notForKernels}, {"math.comb", notForKernels}, {"math.dist", notForKernels},

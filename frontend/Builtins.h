@@ -46,7 +46,8 @@ struct MathFunctionInfo {
   /// computes them; 0 for every other function.
   double factor = 0;
   /// Numba gives float16 for a float16 argument (sin, cos, sqrt, exp, log,
-  /// log2, log10, fabs: CUDA's hsin, ...); the others take it as float32.
+  /// log2, log10, fabs: CUDA's hsin, ...), and bfloat16 for a bfloat16
+  /// one; the others take them as float32.
   bool float16Result = false;
 };
 

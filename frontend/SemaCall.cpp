@@ -310,8 +310,8 @@ std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, co
 }
 
 /// math.NAME(x[, y]): float32 arguments give float32, float64 or integer
-/// ones float64 (as in Numba); float16 ones float16 where Numba has the
-/// function for float16, else float32; floor, ceil and trunc give int64 and
+/// ones float64 (as in Numba); float16 (bfloat16) ones float16 (bfloat16)
+/// where Numba has the function for them, else float32; floor, ceil and trunc give int64 and
 /// isnan, isinf and isfinite bool, as in Python.
 const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   const std::string name = "math." + std::string(function.name);
@@ -333,8 +333,8 @@ const Type *Sema::checkMath(CallExpr &expr, const MathFunctionInfo &function) {
   // The function computes in float32 only when every argument is float32 (or
   // a weak Python scalar next to one); otherwise in float64.
   ScalarKind kind = common->kind == ScalarKind::Float32 && !common->weak ? ScalarKind::Float32 : ScalarKind::Float64;
-  if (common->kind == ScalarKind::Float16 && !common->weak)
-    kind = function.float16Result ? ScalarKind::Float16 : ScalarKind::Float32;
+  if ((common->kind == ScalarKind::Float16 || common->kind == ScalarKind::BFloat16) && !common->weak)
+    kind = function.float16Result ? common->kind : ScalarKind::Float32;
   expr.operandType = types_.scalar(kind);
   expr.mathFunction = &function;
   std::vector<const Expr *> args;

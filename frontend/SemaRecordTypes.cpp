@@ -171,11 +171,13 @@ const RecordType *Sema::evaluateDtypeCall(CallExpr &call, const std::string &nam
   }
   record->size = layOutRecordFields(record->fields, align);
   // CUDA's __half cannot be a field of a packed struct.
-  const bool hasFloat16 = std::any_of(record->fields.begin(), record->fields.end(),
-                                      [](const RecordField &field) { return field.kind == ScalarKind::Float16; });
+  const bool hasFloat16 = std::any_of(record->fields.begin(), record->fields.end(), [](const RecordField &field) {
+    return field.kind == ScalarKind::Float16 || field.kind == ScalarKind::BFloat16;
+  });
   if (hasFloat16 && !record->hasCLayout()) {
-    notSupportedYet(call.range(), "a float16 field in a record that C does not lay out as NumPy does (give the "
-                                  "dtype align=True, or order its fields so that each is at a multiple of its width)");
+    notSupportedYet(call.range(), "a 16-bit float field in a record that C does not lay out as NumPy does (give "
+                                  "the dtype align=True, or order its fields so that each is at a multiple of its "
+                                  "width)");
     return nullptr;
   }
   info_.recordTypes.push_back(record);

@@ -47,7 +47,7 @@ TypeContext::TypeContext() {
   error_ = make(Type::Kind::Error, ScalarKind::Bool);
   void_ = make(Type::Kind::Void, ScalarKind::Bool);
   gridGroup_ = make(Type::Kind::GridGroup, ScalarKind::Bool);
-  for (unsigned k = 0; k <= static_cast<unsigned>(ScalarKind::Float64); ++k)
+  for (unsigned k = 0; k <= static_cast<unsigned>(ScalarKind::BFloat16); ++k)
     scalars_.push_back(make(Type::Kind::Scalar, static_cast<ScalarKind>(k)));
 }
 
@@ -143,6 +143,11 @@ ScalarKind promoteTyped(ScalarKind a, ScalarKind b) {
     unsigned width = 0;
     for (ScalarKind k : {a, b})
       width = std::max(width, isFloat(k) ? byteWidth(k) : floatWidthForInteger(k));
+    // Two bytes: bfloat16 with an 8-bit integer stays bfloat16 (as
+    // ml_dtypes has it); with float16, neither holds the other: float32.
+    const bool brain = a == ScalarKind::BFloat16 || b == ScalarKind::BFloat16;
+    if (width == 2 && brain)
+      return a == ScalarKind::Float16 || b == ScalarKind::Float16 ? ScalarKind::Float32 : ScalarKind::BFloat16;
     return floatOfWidth(width);
   }
   if (isSignedInteger(a) == isSignedInteger(b))

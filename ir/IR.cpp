@@ -36,6 +36,9 @@ std::string Type::str() const {
   case ScalarKind::Float64:
     element = "f" + std::to_string(byteWidth(scalar) * 8);
     break;
+  case ScalarKind::BFloat16:
+    element = "bf16";
+    break;
   }
   if (kind == Kind::Array)
     return element + "[" + std::to_string(rank) + "d" + (contiguous ? "" : ", strided") + "]";

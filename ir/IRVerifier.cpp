@@ -118,7 +118,7 @@ private:
       if (!c.operand->type().isScalar() || !e.type().isScalar())
         fail(e, "cast between non-scalars");
       else if (stage_ == IRStage::Lowered && !isBackendConversion(c.operand->type().scalar, e.type().scalar))
-        fail(e, "a float16 conversion not through float32 left after lowerFloat16");
+        fail(e, "a 16-bit float's conversion not through float32 left after lowerFloat16");
       return;
     }
     case NodeKind::Unary: {
@@ -132,8 +132,9 @@ private:
         fail(e, "bitnot of a non-integer");
       if (u.op == UnaryOp::Round && (!e.type().isScalar() || !isFloat(e.type().scalar)))
         fail(e, "round of a non-float");
-      if (u.op == UnaryOp::Round && stage_ == IRStage::Lowered && e.type().scalar == ScalarKind::Float16)
-        fail(e, "a float16 round left after lowerFloat16");
+      if (stage_ == IRStage::Lowered && e.type().isScalar() &&
+          (e.type().scalar == ScalarKind::BFloat16 || (u.op == UnaryOp::Round && isNarrowFloat(e.type().scalar))))
+        fail(e, "a 16-bit float's unary operation left after lowerFloat16");
       return;
     }
     case NodeKind::WrapIndex: {
@@ -164,6 +165,8 @@ private:
         fail(e, std::string("a divisor check on ") + binaryOpName(b.op));
       if (!e.type().isScalar() || (e.type().isBool() && !onBools))
         fail(e, "arithmetic on " + e.type().str());
+      if (stage_ == IRStage::Lowered && e.type().scalar == ScalarKind::BFloat16)
+        fail(e, "bfloat16 arithmetic left after lowerFloat16");
       if (b.op == BinaryOp::Div && !isFloat(e.type().scalar))
         fail(e, "div on a non-float type");
       if ((bitwise || integersOnly) && isFloat(e.type().scalar))
@@ -184,6 +187,8 @@ private:
       expr(*c.lhs);
       expr(*c.rhs);
       requireType(e, *c.rhs, c.lhs->type(), "rhs");
+      if (stage_ == IRStage::Lowered && c.lhs->type().scalar == ScalarKind::BFloat16)
+        fail(e, "a bfloat16 comparison left after lowerFloat16");
       return;
     }
     case NodeKind::Logical: {
@@ -233,8 +238,8 @@ private:
       auto &m = cast<MathCall>(e);
       if (!e.type().isScalar() || !isFloat(e.type().scalar))
         fail(e, "math function of a non-float type");
-      if (stage_ == IRStage::Lowered && e.type().scalar == ScalarKind::Float16)
-        fail(e, "a float16 math function left after lowerFloat16");
+      if (stage_ == IRStage::Lowered && isNarrowFloat(e.type().scalar))
+        fail(e, "a 16-bit float's math function left after lowerFloat16");
       for (size_t i = 0; i < m.args.size(); ++i) {
         expr(*m.args[i]);
         const bool exponent = m.name == "ldexp" && i == 1;
@@ -526,8 +531,8 @@ private:
           expr(*part.value);
           if (!part.value->type().isScalar())
             fail(s, "printing a non-scalar");
-          else if (stage_ == IRStage::Lowered && part.value->type().scalar == ScalarKind::Float16)
-            fail(s, "printing a float16 left after lowerFloat16");
+          else if (stage_ == IRStage::Lowered && isNarrowFloat(part.value->type().scalar))
+            fail(s, "printing a 16-bit float left after lowerFloat16");
         }
       return;
     case NodeKind::Break:

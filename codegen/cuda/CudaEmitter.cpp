@@ -237,22 +237,22 @@ static void defineRecordStructs(const Module &module, llvm::raw_ostream &os) {
   }
 }
 
-/// Whether a value, variable or record field of the module is a float16.
-bool usesFloat16(const Module &module) {
-  auto isFloat16 = [](const ir::Type &type) { return type.scalar == ScalarKind::Float16 && !type.record; };
+/// Whether a value, variable or record field of the module is of `kind`.
+bool usesScalar(const Module &module, ScalarKind kind) {
+  auto isOfKind = [kind](const ir::Type &type) { return type.scalar == kind && !type.record; };
   for (const RecordType *record : module.recordTypes())
     for (const RecordField &field : record->fields)
-      if (field.kind == ScalarKind::Float16)
+      if (field.kind == kind)
         return true;
   bool found = false;
   std::function<void(const Expr &)> visit = [&](const Expr &e) {
-    found = found || isFloat16(e.type());
+    found = found || isOfKind(e.type());
     forEachOperand(e, visit);
   };
   for (const auto &function : module.functions) {
     for (const Variable *var : function->variables())
-      found = found || isFloat16(var->type);
-    found = found || isFloat16(function->returnType);
+      found = found || isOfKind(var->type);
+    found = found || isOfKind(function->returnType);
     for (const StmtPtr &s : function->body)
       forEachExpr(*s, visit);
   }
@@ -272,8 +272,10 @@ void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_os
   std::string kernels;
   llvm::raw_string_ostream kernelStream(kernels);
   std::set<Helper> helpers;
-  if (usesFloat16(module))
+  if (usesScalar(module, ScalarKind::Float16))
     helpers.insert(Helper::Float16);
+  if (usesScalar(module, ScalarKind::BFloat16))
+    helpers.insert(Helper::BFloat16);
   for (const auto &function : module.functions) {
     kernelStream << "\n";
     FunctionEmitter(*function, module, options, kernelStream, helpers).emit();

@@ -12,6 +12,8 @@ const char *helperName(Helper helper) {
   switch (helper) {
   case Helper::Float16:
     return "__half";
+  case Helper::BFloat16:
+    return "__nv_bfloat16";
   case Helper::Wrapping:
     return "pyk_wrapping";
   case Helper::FloatToInt:
@@ -71,6 +73,8 @@ const char *sectionName(Helper helper) {
   switch (helper) {
   case Helper::Float16:
     return "Float16";
+  case Helper::BFloat16:
+    return "BFloat16";
   case Helper::Wrapping:
     return "Wrapping";
   case Helper::FloatToInt:

@@ -17,7 +17,8 @@
 namespace pyk::cuda {
 
 enum class Helper {
-  Float16, // cuda_fp16.h, for __half
+  Float16,  // cuda_fp16.h, for __half
+  BFloat16, // cuda_bf16.h, for __nv_bfloat16
   Wrapping,
   FloatToInt,
   LaneId,

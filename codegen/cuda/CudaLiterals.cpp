@@ -64,6 +64,8 @@ Code constant(const Constant &c) {
   case ScalarKind::Float16:
     // The float16 value (lowerFloat16 rounded it), which a float holds.
     return {"__half(" + floatConstant(c.floatValue, false).text + ")", Postfix};
+  case ScalarKind::BFloat16:
+    return {"__nv_bfloat16(" + floatConstant(c.floatValue, false).text + ")", Postfix};
   case ScalarKind::Float32:
   case ScalarKind::Float64:
     return floatConstant(c.floatValue, type.scalar == ScalarKind::Float64);

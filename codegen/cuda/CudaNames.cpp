@@ -31,6 +31,8 @@ std::string cudaScalarType(ScalarKind kind) {
     return "float";
   case ScalarKind::Float64:
     return "double";
+  case ScalarKind::BFloat16:
+    return "__nv_bfloat16";
   }
   return "void";
 }

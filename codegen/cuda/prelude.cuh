@@ -25,6 +25,14 @@
 #include <cuda_fp16.h>
 #endif
 
+// pyk-helper: BFloat16
+// bfloat16 is CUDA's __nv_bfloat16; pykc computes with it in float
+// (lowerFloat16), so only its conversions are used. The CPU device's is
+// pyk::bfloat16 (pyk/CudaOnCpu.h).
+#ifndef PYK_CUDA_ON_CPU
+#include <cuda_bf16.h>
+#endif
+
 // pyk-helper: Wrapping
 // Integer + - *, negation and abs wrap on overflow, as in NumPy; C++ leaves
 // signed overflow undefined (and compilers use that), so where pyk cannot

@@ -47,6 +47,8 @@ std::string cxxScalarType(ScalarKind kind) {
     return "float";
   case ScalarKind::Float64:
     return "double";
+  case ScalarKind::BFloat16:
+    return "pyk::bfloat16";
   }
   return "void";
 }

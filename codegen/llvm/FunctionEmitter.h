@@ -55,6 +55,10 @@ inline llvm::Type *registerType(ScalarKind kind, llvm::LLVMContext &context) {
     return llvm::Type::getFloatTy(context);
   case ScalarKind::Float64:
     return llvm::Type::getDoubleTy(context);
+  case ScalarKind::BFloat16:
+    // Its bits: pykc converts it itself (LLVMEmitterBFloat16.cpp), since
+    // after lowerFloat16 nothing else is done to it.
+    return llvm::Type::getInt16Ty(context);
   }
   return nullptr;
 }
@@ -279,6 +283,9 @@ protected:
 
   /// Numeric conversion with C semantics (the CUDA C++ backend's casts).
   llvm::Value *convert(llvm::Value *value, ScalarKind from, ScalarKind to);
+  /// bfloat16 from and to float32, and from float64 (rounded once): the
+  /// conversions lowerFloat16 leaves, on the bits (LLVMEmitterBFloat16.cpp).
+  llvm::Value *convertBFloat16(llvm::Value *value, ScalarKind from, ScalarKind to);
 
   const Function &function_;
   /// The .pyk file's name, for the runtime's messages.

@@ -21,6 +21,7 @@
 #include "NVPTXFunctionEmitter.h"
 
 #include "IRWalk.h"
+#include "pyk/Float16.h"
 
 #include "llvm/IR/InlineAsm.h"
 #include "llvm/IR/IntrinsicsNVPTX.h"
@@ -490,6 +491,8 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
 llvm::Value *FunctionEmitter::constant(const Constant &c) {
   ScalarKind kind = c.type().scalar;
   llvm::Type *type = registerType(kind, context_);
+  if (kind == ScalarKind::BFloat16)
+    return llvm::ConstantInt::get(type, pyk::bfloat16(c.floatValue).bits());
   if (isFloat(kind))
     return llvm::ConstantFP::get(type, c.floatValue);
   return llvm::ConstantInt::get(type, static_cast<uint64_t>(c.intValue), isSignedInteger(kind));
@@ -650,6 +653,8 @@ llvm::Value *FunctionEmitter::convert(llvm::Value *value, ScalarKind from, Scala
   llvm::Type *type = registerType(to, context_);
   if (from == to)
     return value;
+  if (from == ScalarKind::BFloat16 || to == ScalarKind::BFloat16)
+    return convertBFloat16(value, from, to);
   if (to == ScalarKind::Bool)
     return isFloat(from) ? builder_.CreateFCmpUNE(value, llvm::ConstantFP::get(value->getType(), 0.0))
                          : builder_.CreateICmpNE(value, llvm::ConstantInt::get(value->getType(), 0));

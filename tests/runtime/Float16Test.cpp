@@ -1,7 +1,8 @@
 // pyk::float16 against the compiler's own binary16 (_Float16, which GCC and
 // Clang round correctly): every value converts back exactly, conversions
 // from float and double round once to nearest-even, and arithmetic rounds
-// each exact result once.
+// each exact result once. pyk::bfloat16 against float32's bits rounded by
+// hand, and the nearer of a double's two bfloat16 neighbours.
 #include "pyk/Float16.h"
 
 #include <gtest/gtest.h>
@@ -108,6 +109,64 @@ TEST(Float16Test, ArithmeticRoundsEachResultOnce) {
     EXPECT_EQ(x == y, p == q);
     EXPECT_EQ(x != y, p != q);
     EXPECT_EQ(x >= y, p >= q);
+  }
+}
+
+/// float32's bits rounded to their top 16, ties to even (finite values).
+std::uint16_t bfloat16BitsOf(float value) {
+  const std::uint32_t bits = std::bit_cast<std::uint32_t>(value);
+  return static_cast<std::uint16_t>((bits + 0x7fffu + ((bits >> 16) & 1u)) >> 16);
+}
+
+TEST(BFloat16Test, FloatsRoundToTheirTopBitsToNearestEven) {
+  std::int64_t checked = 0;
+  for (std::uint64_t bits = 0; bits < 0x1'0000'0000ull; bits += 0x1357) {
+    const float value = std::bit_cast<float>(static_cast<std::uint32_t>(bits));
+    if (std::isnan(value))
+      continue;
+    ASSERT_EQ(pyk::bfloat16(value).bits(), bfloat16BitsOf(value)) << value;
+    ++checked;
+  }
+  EXPECT_GT(checked, 500000);
+  EXPECT_TRUE(std::isnan(float(pyk::bfloat16(std::nanf("")))));
+  EXPECT_EQ(pyk::bfloat16(-0.0).bits(), 0x8000u);
+}
+
+TEST(BFloat16Test, DoublesRoundOnceToTheNearerNeighbour) {
+  // Midpoints between neighbours and a hair off them, where rounding
+  // through float first rounds twice, in every binade bfloat16 has.
+  for (std::uint32_t bits = 1; bits < 0x7f7fu; bits += 3) {
+    const double low = float(pyk::bfloat16::fromBits(static_cast<std::uint16_t>(bits)));
+    const double high = float(pyk::bfloat16::fromBits(static_cast<std::uint16_t>(bits + 1)));
+    const double middle = (low + high) / 2;
+    for (double value : {middle + (high - low) * 0x1p-40, middle - (high - low) * 0x1p-40, middle}) {
+      const bool tie = value == middle;
+      const std::uint32_t want = value > middle || (tie && (bits & 1)) ? bits + 1 : bits;
+      ASSERT_EQ(pyk::bfloat16(value).bits(), want) << value;
+      ASSERT_EQ(pyk::bfloat16(-value).bits(), want | 0x8000u) << -value;
+    }
+  }
+  EXPECT_EQ(pyk::bfloat16(1e39).bits(), 0x7f80u);
+  EXPECT_EQ(pyk::bfloat16(0x1p-133).bits(), 0x0001u);
+  EXPECT_EQ(pyk::bfloat16(0x1p-134).bits(), 0x0000u); // a tie, to even
+}
+
+TEST(BFloat16Test, ArithmeticRoundsEachResultOnce) {
+  std::mt19937 random(11);
+  std::uniform_int_distribution<std::uint32_t> anyBits(0, 0xffff);
+  for (int i = 0; i < 100000; ++i) {
+    const auto x = pyk::bfloat16::fromBits(static_cast<std::uint16_t>(anyBits(random)));
+    const auto y = pyk::bfloat16::fromBits(static_cast<std::uint16_t>(anyBits(random)));
+    const double a = float(x), b = float(y);
+    if (std::isnan(a) || std::isnan(b))
+      continue;
+    // The exact result, or one double rounding of it, rounded once.
+    auto same = [](pyk::bfloat16 got, double exact) {
+      return got.bits() == pyk::bfloat16(exact).bits() || (std::isnan(float(got)) && std::isnan(exact));
+    };
+    EXPECT_TRUE(same(x + y, a + b)) << a << " + " << b;
+    EXPECT_TRUE(same(x * y, a * b)) << a << " * " << b;
+    EXPECT_TRUE(same(x / y, a / b)) << a << " / " << b;
   }
 }
 

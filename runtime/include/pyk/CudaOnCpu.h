@@ -358,9 +358,11 @@ template <typename T> T atomicCAS(T *address, T expected, T value) {
   return expected; // the old value, whether or not it was replaced
 }
 
-// float16: CUDA's __half is pyk::float16, which rounds each operation as
-// the GPU's f16 instructions do.
+// float16 and bfloat16: CUDA's __half and __nv_bfloat16 are pyk::float16
+// and pyk::bfloat16, which round each operation as the GPU's f16 and bf16
+// instructions do.
 using __half = pyk::float16;
+using __nv_bfloat16 = pyk::bfloat16;
 inline __half __habs(__half x) {
   return __half::fromBits(x.bits() & 0x7fffu);
 }

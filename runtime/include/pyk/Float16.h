@@ -1,18 +1,20 @@
-//===- pyk/Float16.h - IEEE half precision, as NumPy's float16 ------------===//
+//===- pyk/Float16.h - The 16-bit floats: float16 and bfloat16 ------------===//
 //
-// pyk::float16 is what a kernel's float16 is on the host: two bytes in
-// IEEE 754 binary16, as NumPy's float16, CUDA's __half and Numba's float16
-// are, so a std::vector<pyk::float16> goes to and from a float16[:] array
-// unchanged. Every conversion to it rounds once, to nearest, ties to even
+// pyk::float16 and pyk::bfloat16 are what a kernel's float16 and bfloat16
+// are on the host: two bytes, IEEE 754 binary16 as NumPy's float16, CUDA's
+// __half and Numba's float16 are, and bfloat16 (float32's sign, exponent
+// and top 7 fraction bits) as CUDA's __nv_bfloat16 and Numba's bfloat16
+// are, so a std::vector of them goes to and from a kernel's array
+// unchanged. Every conversion to them rounds once, to nearest, ties to even
 // (a double is not rounded through float, which could round twice), and
 // each arithmetic operation rounds its exact result once, as a GPU's f16
-// instructions and NumPy do: computing in float and rounding to half is
-// exact for + - * / because float has more than twice half's precision
-// plus two bits.
+// and bf16 instructions and NumPy do: computing in float and rounding the
+// result is exact for + - * / because float has more than twice their
+// precision plus two bits.
 //
-// The CPU device's run of the CUDA C++ backend's code uses it as CUDA's
-// __half (pyk/CudaOnCpu.h), so the two agree on every operation; pykc uses
-// it to round float16 constants. C++17, as the generated headers are
+// The CPU device's run of the CUDA C++ backend's code uses them as CUDA's
+// __half and __nv_bfloat16 (pyk/CudaOnCpu.h), so the two agree on every
+// operation; pykc uses them to round constants. C++17, as the generated headers are
 // (__builtin_bit_cast: GCC, Clang and MSVC have it).
 //
 //===----------------------------------------------------------------------===//
@@ -26,26 +28,31 @@ namespace pyk {
 
 namespace detail {
 
-/// The binary16 nearest `value` (ties to even); NaN stays NaN, with its sign.
-constexpr std::uint16_t roundToFloat16(double value) {
+/// The 16-bit binary float with `FractionBits` fraction bits (and 15 -
+/// FractionBits exponent bits) nearest `value`, ties to even; NaN stays a
+/// (quiet) NaN, with its sign. binary16 has 10 fraction bits, bfloat16 7.
+template <int FractionBits> constexpr std::uint16_t roundToNarrowFloat(double value) {
+  constexpr int exponentBits = 15 - FractionBits, bias = (1 << (exponentBits - 1)) - 1, minNormal = 1 - bias;
+  constexpr std::uint16_t infinity = static_cast<std::uint16_t>(((1u << exponentBits) - 1) << FractionBits);
   const std::uint64_t bits = __builtin_bit_cast(std::uint64_t, value);
   const auto sign = static_cast<std::uint16_t>((bits >> 48) & 0x8000u);
   const std::uint64_t magnitude = bits & 0x7fff'ffff'ffff'ffffull;
   if (magnitude >= 0x7ff0'0000'0000'0000ull) // infinity, or NaN (kept quiet)
-    return sign | (magnitude == 0x7ff0'0000'0000'0000ull ? 0x7c00u : 0x7e00u);
+    return sign | infinity | (magnitude == 0x7ff0'0000'0000'0000ull ? 0u : 1u << (FractionBits - 1));
   const int exponent = static_cast<int>(magnitude >> 52) - 1023;
-  if (exponent < -25) // below half the smallest subnormal: rounds to zero
+  if (exponent < minNormal - FractionBits - 1) // below half the smallest subnormal: zero
     return sign;
-  if (exponent >= 16) // 65536 or more: past the largest finite, 65504
-    return sign | 0x7c00u;
+  if (exponent > bias) // past the largest finite
+    return sign | infinity;
   const std::uint64_t significand = (magnitude & 0x000f'ffff'ffff'ffffull) | (1ull << 52);
-  // Keep 10 fraction bits for a normal result, fewer for a subnormal one.
-  const int shift = exponent >= -14 ? 42 : 42 + (-14 - exponent);
+  // Keep FractionBits fraction bits for a normal result, fewer for a subnormal one.
+  const int shift = 52 - FractionBits + (exponent >= minNormal ? 0 : minNormal - exponent);
   std::uint64_t kept = significand >> shift;
   const std::uint64_t rest = significand & ((1ull << shift) - 1), halfway = 1ull << (shift - 1);
   if (rest > halfway || (rest == halfway && (kept & 1)))
     ++kept; // a carry out of the fraction moves to the next binade, or to infinity
-  const auto field = exponent >= -14 ? static_cast<std::uint64_t>(exponent + 14) << 10 : 0;
+  const std::uint64_t field =
+      exponent >= minNormal ? static_cast<std::uint64_t>(exponent + bias - 1) << FractionBits : 0;
   return sign | static_cast<std::uint16_t>(field + kept);
 }
 
@@ -70,7 +77,7 @@ public:
   float16() = default;
   /// From any number, rounded once to the nearest float16.
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-  constexpr float16(T value) : bits_(detail::roundToFloat16(static_cast<double>(value))) {}
+  constexpr float16(T value) : bits_(detail::roundToNarrowFloat<10>(static_cast<double>(value))) {}
 
   /// Exact: every float16 is a float.
   constexpr operator float() const { return detail::float16ToFloat(bits_); }
@@ -106,6 +113,50 @@ private:
 
 static_assert(sizeof(float16) == 2 && alignof(float16) == 2 && std::is_trivially_copyable_v<float16>,
               "float16 is binary16's two bytes, as NumPy and CUDA lay it out");
+
+/// bfloat16: float32's top 16 bits, rounded; Numba's bfloat16, CUDA's
+/// __nv_bfloat16.
+class bfloat16 {
+public:
+  bfloat16() = default;
+  /// From any number, rounded once to the nearest bfloat16.
+  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
+  constexpr bfloat16(T value) : bits_(detail::roundToNarrowFloat<7>(static_cast<double>(value))) {}
+
+  /// Exact: every bfloat16 is a float.
+  constexpr operator float() const { return __builtin_bit_cast(float, static_cast<std::uint32_t>(bits_) << 16); }
+
+  static constexpr bfloat16 fromBits(std::uint16_t bits) {
+    bfloat16 value{};
+    value.bits_ = bits;
+    return value;
+  }
+  constexpr std::uint16_t bits() const { return bits_; }
+
+  friend constexpr bfloat16 operator+(bfloat16 a, bfloat16 b) { return bfloat16(float(a) + float(b)); }
+  friend constexpr bfloat16 operator-(bfloat16 a, bfloat16 b) { return bfloat16(float(a) - float(b)); }
+  friend constexpr bfloat16 operator*(bfloat16 a, bfloat16 b) { return bfloat16(float(a) * float(b)); }
+  friend constexpr bfloat16 operator/(bfloat16 a, bfloat16 b) { return bfloat16(float(a) / float(b)); }
+  friend constexpr bfloat16 operator-(bfloat16 a) { return fromBits(a.bits_ ^ 0x8000u); }
+  friend constexpr bfloat16 operator+(bfloat16 a) { return a; }
+  bfloat16 &operator+=(bfloat16 b) { return *this = *this + b; }
+  bfloat16 &operator-=(bfloat16 b) { return *this = *this - b; }
+  bfloat16 &operator*=(bfloat16 b) { return *this = *this * b; }
+  bfloat16 &operator/=(bfloat16 b) { return *this = *this / b; }
+
+  friend constexpr bool operator==(bfloat16 a, bfloat16 b) { return float(a) == float(b); }
+  friend constexpr bool operator!=(bfloat16 a, bfloat16 b) { return float(a) != float(b); }
+  friend constexpr bool operator<(bfloat16 a, bfloat16 b) { return float(a) < float(b); }
+  friend constexpr bool operator<=(bfloat16 a, bfloat16 b) { return float(a) <= float(b); }
+  friend constexpr bool operator>(bfloat16 a, bfloat16 b) { return float(a) > float(b); }
+  friend constexpr bool operator>=(bfloat16 a, bfloat16 b) { return float(a) >= float(b); }
+
+private:
+  std::uint16_t bits_;
+};
+
+static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2 && std::is_trivially_copyable_v<bfloat16>,
+              "bfloat16 is two bytes, as CUDA lays it out");
 
 } // namespace pyk
 
