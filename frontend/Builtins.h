@@ -51,10 +51,24 @@ struct MathFunctionInfo {
   bool float16Result = false;
 };
 
-/// cuda.fp16.hadd ... cuda.fp16.hrcp.
-inline bool isFp16Function(Builtin builtin) { return builtin >= Builtin::Fp16Add && builtin <= Builtin::Fp16Rcp; }
-/// cuda.fp16's comparisons (heq ... hlt), which give a bool.
-inline bool isFp16Comparison(Builtin builtin) { return builtin >= Builtin::Fp16Eq && builtin <= Builtin::Fp16Lt; }
+/// cuda.fp16.hadd ... cuda.fp16.hrcp, and cuda.bf16's.
+inline bool isBf16Function(Builtin builtin) { return builtin >= Builtin::Bf16Add && builtin <= Builtin::Bf16Rcp; }
+inline bool isHalfFunction(Builtin builtin) {
+  return (builtin >= Builtin::Fp16Add && builtin <= Builtin::Fp16Rcp) || isBf16Function(builtin);
+}
+/// cuda.bf16's function as cuda.fp16's of the same name: what it does, on
+/// its own type (halfFunctionType).
+inline Builtin asFp16Function(Builtin builtin) {
+  if (!isBf16Function(builtin))
+    return builtin;
+  return static_cast<Builtin>(static_cast<int>(builtin) - static_cast<int>(Builtin::Bf16Add) +
+                              static_cast<int>(Builtin::Fp16Add));
+}
+/// The comparisons (heq ... hlt), which give a bool.
+inline bool isHalfComparison(Builtin builtin) {
+  const Builtin op = asFp16Function(builtin);
+  return op >= Builtin::Fp16Eq && op <= Builtin::Fp16Lt;
+}
 
 /// The math module's function `name`, if pyk has it.
 const MathFunctionInfo *mathFunction(std::string_view name);

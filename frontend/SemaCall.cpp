@@ -86,7 +86,7 @@ const Type *Sema::checkCall(CallExpr &expr) {
     return setType(expr, types_.errorType());
   if (isGpuMemoryBuiltin(expr.callee->builtin))
     return checkGpuMemoryCall(expr, expr.callee->builtin);
-  if (isFp16Function(expr.callee->builtin))
+  if (isHalfFunction(expr.callee->builtin))
     return checkFp16(expr, expr.callee->builtin);
   if (expr.callee->builtin == Builtin::ThisGrid) {
     expr.function = Builtin::ThisGrid;

@@ -693,6 +693,7 @@ inline bool isNamespace(Builtin builtin) {
   case Builtin::CudaAtomic:
   case Builtin::LibdeviceModule:
   case Builtin::CudaFp16:
+  case Builtin::CudaBf16:
   case Builtin::CudaCg:
     return true;
   default:

@@ -31,6 +31,8 @@ static Builtin moduleBuiltin(const std::string &module) {
     return Builtin::LibdeviceModule;
   if (module == "numba.cuda.fp16")
     return Builtin::CudaFp16;
+  if (module == "numba.cuda.bf16")
+    return Builtin::CudaBf16;
   if (module == "numba.types" || module == "numba.core.types" || module == "numba.cuda.types")
     return Builtin::NumbaTypesModule;
   return Builtin::None;
@@ -128,7 +130,10 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
       return true;
     }
   }
-  if (module == "numba.cuda" || module == "numba.cuda.fp16")
+  // numba.cuda.bf16's type, predeclared as the other type names are.
+  if (module == "numba.cuda.bf16" && name.name == "bfloat16" && bound == name.name)
+    return true;
+  if (module == "numba.cuda" || module == "numba.cuda.fp16" || module == "numba.cuda.bf16")
     if (auto builtin = builtinFromName(module.substr(std::string("numba.").size()) + "." + name.name))
       return bind(*builtin);
   if (module == "numba.cuda.libdevice")

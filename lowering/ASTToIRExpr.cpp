@@ -544,7 +544,7 @@ ExprPtr Lowering::call(const ast::CallExpr &e) {
     return deviceCall(e);
   if (e.function == Builtin::Selp)
     return selp(e);
-  if (isFp16Function(e.function))
+  if (isHalfFunction(e.function))
     return fp16(e);
   if (e.function == Builtin::Popc || e.function == Builtin::Brev || e.function == Builtin::Clz ||
       e.function == Builtin::Ffs || e.function == Builtin::Fma || e.function == Builtin::Cbrt)

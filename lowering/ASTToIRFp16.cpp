@@ -1,6 +1,7 @@
-//===- ASTToIRFp16.cpp - cuda.fp16's functions as float16 IR --------------===//
+//===- ASTToIRFp16.cpp - cuda.fp16's and cuda.bf16's functions as IR -----===//
 //
-// Each function of cuda.fp16 is float16 IR the backends already know:
+// Each function of cuda.fp16 is float16 IR (cuda.bf16's the same on
+// bfloat16, which lowerFloat16 then computes in float32):
 // hadd ... hdiv, hneg and habs are float16 arithmetic; the comparisons are
 // float16 comparisons, hne the ordered one as Numba's setp.ne.f16 (false
 // when either is NaN); hmax and hmin choose as Numba does (a > b ? a : b);
@@ -19,7 +20,7 @@ namespace pyk::ir::lowering {
 
 ExprPtr Lowering::fp16(const ast::CallExpr &e) {
   const SourceRange loc = e.range();
-  const Type half = Type::scalarType(ScalarKind::Float16);
+  const Type half = toIRType(e.operandType); // float16, or bfloat16 for cuda.bf16
   std::vector<ExprPtr> args;
   for (const ast::ExprPtr &arg : e.args)
     args.push_back(castTo(expr(*arg), half));
@@ -43,7 +44,8 @@ ExprPtr Lowering::fp16(const ast::CallExpr &e) {
   };
   auto math = [&](const char *name) { return std::make_unique<MathCall>(loc, half, name, std::move(args)); };
   auto one = [&] { return std::make_unique<Constant>(loc, half, 0, 1.0); };
-  switch (e.function) {
+  const Builtin op = asFp16Function(e.function);
+  switch (op) {
   case Builtin::Fp16Add:
     return binary(BinaryOp::Add);
   case Builtin::Fp16Sub:
@@ -66,7 +68,7 @@ ExprPtr Lowering::fp16(const ast::CallExpr &e) {
   case Builtin::Fp16Min: {
     twice(args[0]);
     twice(args[1]);
-    ExprPtr choose = compare(e.function == Builtin::Fp16Max ? CompareOp::Gt : CompareOp::Lt, copyOfStable(*args[0]),
+    ExprPtr choose = compare(op == Builtin::Fp16Max ? CompareOp::Gt : CompareOp::Lt, copyOfStable(*args[0]),
                              copyOfStable(*args[1]));
     return withHeld(std::make_unique<Select>(loc, std::move(choose), std::move(args[0]), std::move(args[1])));
   }

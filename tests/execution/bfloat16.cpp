@@ -126,5 +126,35 @@ int main() {
       checks.expect("block sum " + std::to_string(block), same(got[block], total));
     }
   }
+  {
+    std::vector<bfloat16> a = x, b = y;
+    a[5] = brain(std::nan(""));
+    b[6] = brain(std::nan(""));
+    b[7] = a[7];
+    auto da = pyk::to_device(a), db = pyk::to_device(b);
+    const int rows = 12;
+    auto out = pyk::device_empty<bfloat16>({rows, n});
+    auto flags = pyk::device_empty<std::int32_t>({4, n});
+    pyk::kernels::brain_intrinsics({(n + 63) / 64, 64}, da, db, out, flags);
+    std::vector<bfloat16> got(rows * n);
+    std::vector<std::int32_t> gotFlags(4 * n);
+    out.copy_to_host(got);
+    flags.copy_to_host(gotFlags);
+    for (int i = 0; i < n; ++i) {
+      const double p = d(a[i]), q = d(b[i]);
+      const bfloat16 exact[] = {brain(p + q),         brain(p - q),        brain(p * q),
+                                brain(p / q),         brain(-p),           brain(std::fabs(p)),
+                                p > q ? a[i] : b[i],  p < q ? a[i] : b[i], brain(std::sqrt(std::fabs(p))),
+                                brain(std::floor(p)), brain(1 / p)};
+      for (int row = 0; row < 11; ++row)
+        checks.expect("cuda.bf16 row " + std::to_string(row) + " [" + std::to_string(i) + "]",
+                      same(got[row * n + i], exact[row]));
+      // sin in float32, rounded to bfloat16: within one bfloat16 unit.
+      checks.near("cuda.bf16.hsin", i, d(got[11 * n + i]), d(brain(std::sin(p))), 1, 0x1p-7);
+      const int want[] = {p == q, p < q || p > q, p < q, p >= q};
+      for (int row = 0; row < 4; ++row)
+        checks.exact("cuda.bf16 comparison", gotFlags[row * n + i], want[row]);
+    }
+  }
   return checks.finish("bfloat16");
 }
