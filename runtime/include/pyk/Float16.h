@@ -71,90 +71,60 @@ constexpr float float16ToFloat(std::uint16_t bits) {
 
 } // namespace detail
 
-/// IEEE binary16: NumPy's float16, CUDA's __half.
-class float16 {
+/// A 16-bit binary float with `FractionBits` fraction bits: float16 (10)
+/// or bfloat16 (7), below.
+template <int FractionBits> class NarrowFloat {
 public:
-  float16() = default;
-  /// From any number, rounded once to the nearest float16.
+  NarrowFloat() = default;
+  /// From any number, rounded once to the nearest value.
   template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-  constexpr float16(T value) : bits_(detail::roundToNarrowFloat<10>(static_cast<double>(value))) {}
+  constexpr NarrowFloat(T value) : bits_(detail::roundToNarrowFloat<FractionBits>(static_cast<double>(value))) {}
 
-  /// Exact: every float16 is a float.
-  constexpr operator float() const { return detail::float16ToFloat(bits_); }
+  /// Exact: a float holds every value (bfloat16's bits are its top half).
+  constexpr operator float() const {
+    if constexpr (FractionBits == 7)
+      return __builtin_bit_cast(float, static_cast<std::uint32_t>(bits_) << 16);
+    else
+      return detail::float16ToFloat(bits_);
+  }
 
-  static constexpr float16 fromBits(std::uint16_t bits) {
-    float16 value{};
+  static constexpr NarrowFloat fromBits(std::uint16_t bits) {
+    NarrowFloat value{};
     value.bits_ = bits;
     return value;
   }
   constexpr std::uint16_t bits() const { return bits_; }
 
-  friend constexpr float16 operator+(float16 a, float16 b) { return float16(float(a) + float(b)); }
-  friend constexpr float16 operator-(float16 a, float16 b) { return float16(float(a) - float(b)); }
-  friend constexpr float16 operator*(float16 a, float16 b) { return float16(float(a) * float(b)); }
-  friend constexpr float16 operator/(float16 a, float16 b) { return float16(float(a) / float(b)); }
-  friend constexpr float16 operator-(float16 a) { return fromBits(a.bits_ ^ 0x8000u); }
-  friend constexpr float16 operator+(float16 a) { return a; }
-  float16 &operator+=(float16 b) { return *this = *this + b; }
-  float16 &operator-=(float16 b) { return *this = *this - b; }
-  float16 &operator*=(float16 b) { return *this = *this * b; }
-  float16 &operator/=(float16 b) { return *this = *this / b; }
+  friend constexpr NarrowFloat operator+(NarrowFloat a, NarrowFloat b) { return NarrowFloat(float(a) + float(b)); }
+  friend constexpr NarrowFloat operator-(NarrowFloat a, NarrowFloat b) { return NarrowFloat(float(a) - float(b)); }
+  friend constexpr NarrowFloat operator*(NarrowFloat a, NarrowFloat b) { return NarrowFloat(float(a) * float(b)); }
+  friend constexpr NarrowFloat operator/(NarrowFloat a, NarrowFloat b) { return NarrowFloat(float(a) / float(b)); }
+  friend constexpr NarrowFloat operator-(NarrowFloat a) { return fromBits(a.bits_ ^ 0x8000u); }
+  friend constexpr NarrowFloat operator+(NarrowFloat a) { return a; }
+  NarrowFloat &operator+=(NarrowFloat b) { return *this = *this + b; }
+  NarrowFloat &operator-=(NarrowFloat b) { return *this = *this - b; }
+  NarrowFloat &operator*=(NarrowFloat b) { return *this = *this * b; }
+  NarrowFloat &operator/=(NarrowFloat b) { return *this = *this / b; }
 
-  friend constexpr bool operator==(float16 a, float16 b) { return float(a) == float(b); }
-  friend constexpr bool operator!=(float16 a, float16 b) { return float(a) != float(b); }
-  friend constexpr bool operator<(float16 a, float16 b) { return float(a) < float(b); }
-  friend constexpr bool operator<=(float16 a, float16 b) { return float(a) <= float(b); }
-  friend constexpr bool operator>(float16 a, float16 b) { return float(a) > float(b); }
-  friend constexpr bool operator>=(float16 a, float16 b) { return float(a) >= float(b); }
+  friend constexpr bool operator==(NarrowFloat a, NarrowFloat b) { return float(a) == float(b); }
+  friend constexpr bool operator!=(NarrowFloat a, NarrowFloat b) { return float(a) != float(b); }
+  friend constexpr bool operator<(NarrowFloat a, NarrowFloat b) { return float(a) < float(b); }
+  friend constexpr bool operator<=(NarrowFloat a, NarrowFloat b) { return float(a) <= float(b); }
+  friend constexpr bool operator>(NarrowFloat a, NarrowFloat b) { return float(a) > float(b); }
+  friend constexpr bool operator>=(NarrowFloat a, NarrowFloat b) { return float(a) >= float(b); }
 
 private:
   std::uint16_t bits_;
 };
+
+/// IEEE binary16: NumPy's float16, CUDA's __half.
+using float16 = NarrowFloat<10>;
+/// bfloat16: float32's top 16 bits, rounded; Numba's bfloat16, CUDA's
+/// __nv_bfloat16.
+using bfloat16 = NarrowFloat<7>;
 
 static_assert(sizeof(float16) == 2 && alignof(float16) == 2 && std::is_trivially_copyable_v<float16>,
               "float16 is binary16's two bytes, as NumPy and CUDA lay it out");
-
-/// bfloat16: float32's top 16 bits, rounded; Numba's bfloat16, CUDA's
-/// __nv_bfloat16.
-class bfloat16 {
-public:
-  bfloat16() = default;
-  /// From any number, rounded once to the nearest bfloat16.
-  template <typename T, typename = std::enable_if_t<std::is_arithmetic_v<T>>>
-  constexpr bfloat16(T value) : bits_(detail::roundToNarrowFloat<7>(static_cast<double>(value))) {}
-
-  /// Exact: every bfloat16 is a float.
-  constexpr operator float() const { return __builtin_bit_cast(float, static_cast<std::uint32_t>(bits_) << 16); }
-
-  static constexpr bfloat16 fromBits(std::uint16_t bits) {
-    bfloat16 value{};
-    value.bits_ = bits;
-    return value;
-  }
-  constexpr std::uint16_t bits() const { return bits_; }
-
-  friend constexpr bfloat16 operator+(bfloat16 a, bfloat16 b) { return bfloat16(float(a) + float(b)); }
-  friend constexpr bfloat16 operator-(bfloat16 a, bfloat16 b) { return bfloat16(float(a) - float(b)); }
-  friend constexpr bfloat16 operator*(bfloat16 a, bfloat16 b) { return bfloat16(float(a) * float(b)); }
-  friend constexpr bfloat16 operator/(bfloat16 a, bfloat16 b) { return bfloat16(float(a) / float(b)); }
-  friend constexpr bfloat16 operator-(bfloat16 a) { return fromBits(a.bits_ ^ 0x8000u); }
-  friend constexpr bfloat16 operator+(bfloat16 a) { return a; }
-  bfloat16 &operator+=(bfloat16 b) { return *this = *this + b; }
-  bfloat16 &operator-=(bfloat16 b) { return *this = *this - b; }
-  bfloat16 &operator*=(bfloat16 b) { return *this = *this * b; }
-  bfloat16 &operator/=(bfloat16 b) { return *this = *this / b; }
-
-  friend constexpr bool operator==(bfloat16 a, bfloat16 b) { return float(a) == float(b); }
-  friend constexpr bool operator!=(bfloat16 a, bfloat16 b) { return float(a) != float(b); }
-  friend constexpr bool operator<(bfloat16 a, bfloat16 b) { return float(a) < float(b); }
-  friend constexpr bool operator<=(bfloat16 a, bfloat16 b) { return float(a) <= float(b); }
-  friend constexpr bool operator>(bfloat16 a, bfloat16 b) { return float(a) > float(b); }
-  friend constexpr bool operator>=(bfloat16 a, bfloat16 b) { return float(a) >= float(b); }
-
-private:
-  std::uint16_t bits_;
-};
-
 static_assert(sizeof(bfloat16) == 2 && alignof(bfloat16) == 2 && std::is_trivially_copyable_v<bfloat16>,
               "bfloat16 is two bytes, as CUDA lays it out");
 
