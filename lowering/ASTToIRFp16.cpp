@@ -6,9 +6,12 @@
 // float16 comparisons, hne the ordered one as Numba's setp.ne.f16 (false
 // when either is NaN); hmax and hmin choose as Numba does (a > b ? a : b);
 // the math functions are float16 math calls, which lowerFloat16 computes
-// in float32 as CUDA's hsin does; hfma is rounded once, from the exact
-// product and sum in float64 (which holds every such sum of float16
-// values exactly), as the GPU's fma.rn.f16 rounds it.
+// in float32 as CUDA's hsin does; hfma is float64's fma rounded to
+// float16, which is the exact a * b + c rounded once, as the GPU's
+// fma.rn.f16 rounds it: float64 holds the sum exactly unless a tiny
+// product meets a larger c, and then the float64 rounding stays far closer
+// to c than half a float16 unit, so it cannot cross a float16 midpoint
+// (float16's small exponent range bounds how far apart they can be).
 //
 //===----------------------------------------------------------------------===//
 #include "IRWalk.h"
