@@ -191,10 +191,6 @@ std::optional<ScalarKind> Sema::numpyDtype(Expr &dtype) {
     kind = scalarKindFromName(text->value);
   if (!kind)
     kind = scalarTypeNamed(dtype);
-  if (kind == ScalarKind::Float16) {
-    notSupportedYet(dtype.range(), "a float16 module-level array or scalar");
-    return std::nullopt;
-  }
   if (kind)
     return kind;
   error(dtype.range()) << "this dtype is not one pyk has: use a NumPy scalar type such as np.float32 or np.int32";

@@ -22,6 +22,7 @@
 #include "IRWalk.h"
 #include "Lowering.h"
 #include "SymbolNames.h"
+#include "pyk/Float16.h"
 
 #include "llvm/Support/Casting.h"
 #include "llvm/Support/ErrorHandling.h"
@@ -274,6 +275,12 @@ Variable *Lowering::constantArrayVariable(const Symbol &symbol) {
       var->constantBits.push_back(bits);
       break;
     }
+    case ScalarKind::Float16:
+      var->constantBits.push_back(pyk::float16(element.floatValue).bits());
+      break;
+    case ScalarKind::BFloat16:
+      var->constantBits.push_back(pyk::bfloat16(element.floatValue).bits());
+      break;
     case ScalarKind::Bool:
       var->constantBits.push_back(element.boolValue ? 1 : 0);
       break;

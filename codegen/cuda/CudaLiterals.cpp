@@ -98,10 +98,13 @@ void constantArray(const Variable &var, llvm::raw_ostream &os) {
   if (isFloat(kind))
     for (uint64_t bits : var.constantBits)
       finite = finite && std::isfinite(valueOfBits(bits, kind));
-  const bool asBits = !finite;
+  // A 16-bit float's array is always its bits: neither __half nor
+  // __nv_bfloat16 has a constructor a static initialiser can call.
+  const bool narrow = kind == ScalarKind::Float16 || kind == ScalarKind::BFloat16;
+  const bool asBits = !finite || narrow;
   std::string element = cudaScalarType(kind);
   if (asBits)
-    element = kind == ScalarKind::Float32 ? "uint32_t" : "uint64_t";
+    element = narrow ? "uint16_t" : kind == ScalarKind::Float32 ? "uint32_t" : "uint64_t";
   os << "__constant__ " << element << " " << constantArrayName(var) << "[";
   for (size_t axis = 0; axis < var.fixedShape.size(); ++axis)
     os << (axis ? " * " : "") << var.fixedShape[axis];
@@ -111,7 +114,7 @@ void constantArray(const Variable &var, llvm::raw_ostream &os) {
     const uint64_t bits = var.constantBits[i];
     if (asBits) {
       char buffer[32];
-      std::snprintf(buffer, sizeof buffer, kind == ScalarKind::Float32 ? "0x%08llxu" : "0x%016llxull",
+      std::snprintf(buffer, sizeof buffer, narrow ? "0x%04llx" : kind == ScalarKind::Float32 ? "0x%08llxu" : "0x%016llxull",
                     static_cast<unsigned long long>(bits));
       os << buffer;
     } else if (isFloat(kind)) {

@@ -79,8 +79,9 @@ llvm::GlobalVariable *FunctionEmitter::constantArray(const Variable &var) {
       elements.push_back(llvm::ConstantInt::get(llvm::IntegerType::get(context_, width), bits));
       continue;
     }
-    const llvm::fltSemantics &semantics =
-        element->isFloatTy() ? llvm::APFloat::IEEEsingle() : llvm::APFloat::IEEEdouble();
+    const llvm::fltSemantics &semantics = element->isHalfTy()    ? llvm::APFloat::IEEEhalf()
+                                          : element->isFloatTy() ? llvm::APFloat::IEEEsingle()
+                                                                 : llvm::APFloat::IEEEdouble();
     elements.push_back(llvm::ConstantFP::get(context_, llvm::APFloat(semantics, llvm::APInt(width, bits))));
   }
   const unsigned space = constantAddressSpace();

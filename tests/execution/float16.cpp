@@ -263,5 +263,22 @@ int main() {
       checks.equal("bin total", b, d(gotTotals[b]), 0.25 * static_cast<double>(seen.size()));
     }
   }
+  {
+    // Each constant rounded once to float16, as NumPy stores it; 65519
+    // rounds down to 65504.
+    const double weights[4] = {0.1, 0.2, 0.7, 65519.0};
+    auto out = pyk::device_empty<float16>({4, n});
+    pyk::kernels::weighted({(n + 63) / 64, 64}, dx, out);
+    std::vector<float16> got(4 * n);
+    out.copy_to_host(got);
+    for (int i = 0; i < n; ++i)
+      for (int k = 0; k < 4; ++k) {
+        // x * w + offset: one fma in the PTX, two roundings elsewhere.
+        const double product = d(x[i]) * d(half(weights[k]));
+        const float16 fused = half(product + d(half(0.3))), twice = half(d(half(product)) + d(half(0.3)));
+        checks.expect("weighted [" + std::to_string(k) + ", " + std::to_string(i) + "]",
+                      same(got[k * n + i], fused) || same(got[k * n + i], twice));
+      }
+  }
   return checks.finish("float16");
 }
