@@ -738,7 +738,8 @@ void Sema::checkNestedEffectfulCalls() {
           << "'" << nested.name << "' " << nested.effect
           << ", so a call of it must be a statement of its own, the whole value of an "
              "assignment, return, 'if' or 'while', or the one such call among arithmetic and comparisons that read "
-             "no arrays (as in 'x = 2 * " << nested.name << "(...) - 1'); assign its result to a local first";
+             "no arrays (as in 'x = 2 * "
+          << nested.name << "(...) - 1'); assign its result to a local first";
   }
 }
 

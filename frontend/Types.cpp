@@ -145,8 +145,8 @@ ScalarKind promoteTyped(ScalarKind a, ScalarKind b) {
       width = std::max(width, isFloat(k) ? byteWidth(k) : floatWidthForInteger(k));
     // Two bytes: bfloat16 with an 8-bit integer stays bfloat16 (as
     // ml_dtypes has it); with float16, neither holds the other: float32.
-    const bool brain = a == ScalarKind::BFloat16 || b == ScalarKind::BFloat16;
-    if (width == 2 && brain)
+    const bool bfloat = a == ScalarKind::BFloat16 || b == ScalarKind::BFloat16;
+    if (width == 2 && bfloat)
       return a == ScalarKind::Float16 || b == ScalarKind::Float16 ? ScalarKind::Float32 : ScalarKind::BFloat16;
     return floatOfWidth(width);
   }

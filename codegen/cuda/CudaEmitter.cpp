@@ -237,26 +237,28 @@ static void defineRecordStructs(const Module &module, llvm::raw_ostream &os) {
   }
 }
 
-/// Whether a value, variable or record field of the module is of `kind`.
-bool usesScalar(const Module &module, ScalarKind kind) {
-  auto isOfKind = [kind](const ir::Type &type) { return type.scalar == kind && !type.record; };
+/// The scalar kinds of the module's values, variables and record fields.
+std::set<ScalarKind> scalarKindsUsed(const Module &module) {
+  std::set<ScalarKind> kinds;
+  auto add = [&](const ir::Type &type) {
+    if (!type.record)
+      kinds.insert(type.scalar);
+  };
   for (const RecordType *record : module.recordTypes())
     for (const RecordField &field : record->fields)
-      if (field.kind == kind)
-        return true;
-  bool found = false;
+      kinds.insert(field.kind);
   std::function<void(const Expr &)> visit = [&](const Expr &e) {
-    found = found || isOfKind(e.type());
+    add(e.type());
     forEachOperand(e, visit);
   };
   for (const auto &function : module.functions) {
     for (const Variable *var : function->variables())
-      found = found || isOfKind(var->type);
-    found = found || isOfKind(function->returnType);
+      add(var->type);
+    add(function->returnType);
     for (const StmtPtr &s : function->body)
       forEachExpr(*s, visit);
   }
-  return found;
+  return kinds;
 }
 
 void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_ostream &os) {
@@ -272,9 +274,10 @@ void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_os
   std::string kernels;
   llvm::raw_string_ostream kernelStream(kernels);
   std::set<Helper> helpers;
-  if (usesScalar(module, ScalarKind::Float16))
+  const std::set<ScalarKind> kinds = scalarKindsUsed(module);
+  if (kinds.count(ScalarKind::Float16))
     helpers.insert(Helper::Float16);
-  if (usesScalar(module, ScalarKind::BFloat16))
+  if (kinds.count(ScalarKind::BFloat16))
     helpers.insert(Helper::BFloat16);
   for (const auto &function : module.functions) {
     kernelStream << "\n";

@@ -114,7 +114,10 @@ void constantArray(const Variable &var, llvm::raw_ostream &os) {
     const uint64_t bits = var.constantBits[i];
     if (asBits) {
       char buffer[32];
-      std::snprintf(buffer, sizeof buffer, narrow ? "0x%04llx" : kind == ScalarKind::Float32 ? "0x%08llxu" : "0x%016llxull",
+      std::snprintf(buffer, sizeof buffer,
+                    narrow                        ? "0x%04llx"
+                    : kind == ScalarKind::Float32 ? "0x%08llxu"
+                                                  : "0x%016llxull",
                     static_cast<unsigned long long>(bits));
       os << buffer;
     } else if (isFloat(kind)) {

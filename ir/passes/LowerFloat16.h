@@ -14,13 +14,13 @@
 //    float64), except from float64, which rounds once, directly;
 //  - a float16 constant holds the float16 nearest its value;
 //  - print() formats the float32 of the same value.
-// (Python's // and % on float16 are computed in float32 too: lowerPythonOps.)
+// (Python's // and % on either are computed in float32 too: lowerPythonOps.)
 // bfloat16 (float32's exponent, 8 bits of precision) is the same, except
 // that an integer converts to it through float64 (exact to 2^53, beyond
 // which an int64 rounds twice), and that its arithmetic, negation, abs and
-// comparisons are float32's too,
-// each result rounded once: what a GPU without bf16 instructions does, and
-// the same value (float32 has more than twice its precision plus two bits).
+// comparisons are float32's too, each result rounded once: what a GPU
+// without bf16 instructions does, and the same value (float32 has more than
+// twice its precision plus two bits).
 // So a backend maps float16 arithmetic, comparisons, negation, abs and the
 // conversions float32 <-> float16 and float64 -> float16 to its target;
 // for bfloat16 only loads, stores, moves and the conversions float32 <->

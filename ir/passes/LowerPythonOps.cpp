@@ -2,6 +2,7 @@
 #include "passes/LowerPythonOps.h"
 
 #include "IRMutator.h"
+#include "passes/LowerFloat16.h"
 #include "passes/PythonOpFunctions.h"
 
 #include "llvm/Support/Casting.h"
@@ -28,9 +29,9 @@ ExprPtr lowered(Binary &b, PythonOpFunctions &functions) {
     ExprPtr divisor = std::move(b.rhs);
     if (b.divisorCheck != NoCheck)
       divisor = std::make_unique<DivisorCheck>(b.loc(), std::move(divisor), b.divisorCheck);
-    if (kind == ScalarKind::Float16) {
-      // As NumPy: computed in float32 (which holds every float16), the
-      // result rounded once.
+    if (isNarrowFloat(kind)) {
+      // As NumPy's float16: computed in float32 (which holds every float16
+      // and bfloat16), the result rounded once.
       const Type float32 = Type::scalarType(ScalarKind::Float32);
       const Function &callee = b.op == BinaryOp::FloorDiv ? functions.floorDiv(float32.scalar)
                                                           : functions.mod(float32.scalar);

@@ -39,7 +39,7 @@ int main() {
   auto dx = pyk::to_device(x), dy = pyk::to_device(y);
 
   {
-    const int rows = 10;
+    const int rows = 11;
     auto out = pyk::device_empty<bfloat16>({rows, n});
     auto flags = pyk::device_empty<std::int32_t>({4, n});
     pyk::kernels::arithmetic({(n + 63) / 64, 64}, dx, dy, out, flags);
@@ -52,7 +52,7 @@ int main() {
       const bfloat16 t = brain(d(brain(a + b)) * b);
       const bfloat16 want[rows] = {brain(a + b), brain(a - b), brain(a * b),         brain(a / b),
                                    brain(-a),    brain(std::fabs(a)), brain(a * d(brain(0.1))), t,
-                                   b > a ? y[i] : x[i], brain(std::sqrt(std::fabs(a)))};
+                                   b > a ? y[i] : x[i], brain(std::sqrt(std::fabs(a))), brain(std::floor(a / b))};
       for (int row = 0; row < rows; ++row)
         checks.expect("arithmetic row " + std::to_string(row) + " [" + std::to_string(i) + "]",
                       same(got[row * n + i], want[row]));
