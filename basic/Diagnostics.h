@@ -77,6 +77,11 @@ public:
   /// Another file of the compilation (an imported one), whose locations
   /// carry its id; it must outlive the engine.
   void addFile(const SourceFile &file) { otherFiles_.push_back(&file); }
+  /// Knows the files `other` knows (an engine that collects a part's
+  /// diagnostics before they are reported through `other`).
+  void addFilesOf(const DiagnosticEngine &other) {
+    otherFiles_.insert(otherFiles_.end(), other.otherFiles_.begin(), other.otherFiles_.end());
+  }
   /// The file a location is in.
   const SourceFile &fileOf(SourceLoc loc) const;
   unsigned errorCount() const { return errorCount_; }

@@ -24,6 +24,21 @@ bool isFloat(ScalarKind kind) {
          kind == ScalarKind::BFloat16;
 }
 
+bool isComplex(ScalarKind kind) {
+  return kind == ScalarKind::Complex64 || kind == ScalarKind::Complex128;
+}
+
+ScalarKind complexPart(ScalarKind complex) {
+  return complex == ScalarKind::Complex64 ? ScalarKind::Float32 : ScalarKind::Float64;
+}
+
+ScalarKind complexHolding(ScalarKind kind) {
+  if (isComplex(kind))
+    return kind;
+  const bool narrow = kind == ScalarKind::Float16 || kind == ScalarKind::BFloat16 || kind == ScalarKind::Float32;
+  return narrow ? ScalarKind::Complex64 : ScalarKind::Complex128;
+}
+
 unsigned byteWidth(ScalarKind kind) {
   switch (kind) {
   case ScalarKind::Bool:
@@ -42,7 +57,10 @@ unsigned byteWidth(ScalarKind kind) {
   case ScalarKind::Int64:
   case ScalarKind::UInt64:
   case ScalarKind::Float64:
+  case ScalarKind::Complex64:
     return 8;
+  case ScalarKind::Complex128:
+    return 16;
   }
   return 0;
 }
@@ -75,6 +93,10 @@ std::string_view scalarName(ScalarKind kind) {
     return "float64";
   case ScalarKind::BFloat16:
     return "bfloat16";
+  case ScalarKind::Complex64:
+    return "complex64";
+  case ScalarKind::Complex128:
+    return "complex128";
   }
   return "?";
 }
@@ -84,7 +106,7 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
     std::string_view name;
     ScalarKind kind;
   };
-  static constexpr std::array<Spelling, 37> spellings = {{
+  static constexpr std::array<Spelling, 44> spellings = {{
       {"bool", ScalarKind::Bool},      {"boolean", ScalarKind::Bool},   {"bool_", ScalarKind::Bool},
       {"b1", ScalarKind::Bool},        {"int8", ScalarKind::Int8},      {"i1", ScalarKind::Int8},
       {"int16", ScalarKind::Int16},    {"i2", ScalarKind::Int16},       {"int32", ScalarKind::Int32},
@@ -98,6 +120,9 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
       {"f8", ScalarKind::Float64},     {"double", ScalarKind::Float64}, {"float", ScalarKind::Float64},
       {"float_", ScalarKind::Float64}, {"int_", ScalarKind::Int64},     {"byte", ScalarKind::UInt8},
       {"bfloat16", ScalarKind::BFloat16},
+      {"complex64", ScalarKind::Complex64},   {"c8", ScalarKind::Complex64},   {"csingle", ScalarKind::Complex64},
+      {"complex128", ScalarKind::Complex128}, {"c16", ScalarKind::Complex128}, {"cdouble", ScalarKind::Complex128},
+      {"complex_", ScalarKind::Complex128},
   }};
   for (const Spelling &spelling : spellings)
     if (spelling.name == name)

@@ -28,15 +28,28 @@ enum class ScalarKind : uint8_t {
   Float32,
   Float64,
   /// Numba's bfloat16 (CUDA's __nv_bfloat16): float32's exponent, 8 bits of
-  /// precision. Last, so that the kinds before keep their order (and so
-  /// that a loop over every kind ends with it).
+  /// precision. After the others, so that the kinds before keep their
+  /// order, as the complex kinds after it do.
   BFloat16,
+  /// Two floats, the real part then the imaginary (NumPy's complex64 and
+  /// complex128, C++'s std::complex<float> and <double>).
+  Complex64,
+  Complex128,
 };
+/// The last kind, where a loop over every kind ends.
+inline constexpr ScalarKind lastScalarKind = ScalarKind::Complex128;
 
 bool isInteger(ScalarKind kind);
 bool isSignedInteger(ScalarKind kind);
 bool isUnsignedInteger(ScalarKind kind);
+/// Real floating-point kinds (not complex).
 bool isFloat(ScalarKind kind);
+bool isComplex(ScalarKind kind);
+/// The kind of a complex kind's parts (float32, float64).
+ScalarKind complexPart(ScalarKind complex);
+/// The complex kind whose parts hold `kind`'s values as NumPy promotes
+/// them: float16, bfloat16 and float32 give complex64, the rest complex128.
+ScalarKind complexHolding(ScalarKind kind);
 /// Size in bytes (bool is one byte).
 unsigned byteWidth(ScalarKind kind);
 /// NumPy's name: "float32", "int64", "bool".

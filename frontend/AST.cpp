@@ -163,8 +163,6 @@ const char *unsupportedSyntaxName(UnsupportedSyntax what) {
     return "'await' expressions";
   case UnsupportedSyntax::Ellipsis:
     return "ellipsis literals ('...')";
-  case UnsupportedSyntax::ImaginaryLiteral:
-    return "complex numbers";
   case UnsupportedSyntax::ClassDef:
     return "class definitions";
   case UnsupportedSyntax::Try:

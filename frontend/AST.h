@@ -156,6 +156,16 @@ public:
   double value;
 };
 
+// atom: NUMBER followed by j or J: Python's complex literal, an imaginary
+// number (`2.5j`; `1 + 2j` is an addition).
+class ImagLiteralExpr : public Expr {
+public:
+  ImagLiteralExpr(SourceRange range, double value) : Expr(NodeKind::ImagLiteralExpr, range), value(value) {}
+  PYK_AST_CLASSOF(ImagLiteralExpr)
+
+  double value;
+};
+
 // atom: 'True' | 'False'
 class BoolLiteralExpr : public Expr {
 public:
@@ -361,7 +371,6 @@ enum class UnsupportedSyntax {
   Yield,
   Await,
   Ellipsis,
-  ImaginaryLiteral,
   // Statements
   ClassDef,
   Try,

@@ -390,8 +390,10 @@ ExprPtr ASTBuilder::numberLiteral(PykParser::NumberContext *ctx) {
   for (char c : ctx->getText())
     if (c != '_')
       text += c;
-  if (ctx->IMAG_NUMBER())
-    return unsupported(where, UnsupportedSyntax::ImaginaryLiteral);
+  if (ctx->IMAG_NUMBER()) {
+    text.pop_back(); // the j
+    return make<ImagLiteralExpr>(where, std::strtod(text.c_str(), nullptr));
+  }
   if (ctx->FLOAT_NUMBER()) {
     double value = std::strtod(text.c_str(), nullptr);
     return make<FloatLiteralExpr>(where, value);

@@ -37,6 +37,9 @@ public:
   ExprPtr visitFloatLiteralExpr(const FloatLiteralExpr &e) {
     return std::make_unique<FloatLiteralExpr>(e.range(), e.value);
   }
+  ExprPtr visitImagLiteralExpr(const ImagLiteralExpr &e) {
+    return std::make_unique<ImagLiteralExpr>(e.range(), e.value);
+  }
   ExprPtr visitBoolLiteralExpr(const BoolLiteralExpr &e) {
     return std::make_unique<BoolLiteralExpr>(e.range(), e.value);
   }

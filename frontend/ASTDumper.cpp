@@ -32,6 +32,7 @@ public:
       header(e) << " " << e.value << "\n";
   }
   void visitFloatLiteralExpr(FloatLiteralExpr &e) { header(e) << " " << shortestRepr(e.value) << "\n"; }
+  void visitImagLiteralExpr(ImagLiteralExpr &e) { header(e) << " " << shortestRepr(e.value) << "j\n"; }
   void visitBoolLiteralExpr(BoolLiteralExpr &e) { header(e) << (e.value ? " True\n" : " False\n"); }
   void visitNoneLiteralExpr(NoneLiteralExpr &e) { header(e) << "\n"; }
   void visitStringLiteralExpr(StringLiteralExpr &e) {

@@ -343,7 +343,7 @@ std::string_view closestName(std::string_view name, const std::vector<std::strin
 bool isUnsupportedPythonBuiltin(std::string_view name) {
   static constexpr std::string_view builtins[] = {
       "aiter",     "all",     "anext",    "any",        "ascii",        "bin",          "breakpoint", "bytearray",
-      "bytes",     "callable", "chr",     "classmethod", "compile",     "complex",      "delattr",    "dict",
+      "bytes",     "callable", "chr",     "classmethod", "compile",     "delattr",    "dict",
       "dir",       "divmod",  "enumerate", "eval",      "exec",         "filter",       "format",     "frozenset",
       "getattr",   "globals", "hasattr",  "hash",       "help",         "hex",          "id",         "input",
       "isinstance", "issubclass", "iter", "list",       "locals",       "map",          "memoryview", "next",

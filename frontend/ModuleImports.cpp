@@ -478,10 +478,13 @@ private:
   void resolveImport(LoadedFile &file, ImportStmt &stmt) {
     std::vector<ImportedName> kept;
     for (const ImportedName &name : stmt.names) {
-      // `import numba.cuda.random as rng`: `rng.xoroshiro128p_next(...)`.
-      if (const LibraryModule *library = libraryModule(name.name); library && !name.asName.empty()) {
+      // `import numba.cuda.random as rng`: `rng.xoroshiro128p_next(...)`;
+      // `import cmath`: `cmath.exp(z)`.
+      const LibraryModule *library = libraryModule(name.name);
+      const bool dotted = name.name.find('.') != std::string::npos;
+      if (library && (!name.asName.empty() || !dotted)) {
         if (LoadedFile *target = loadLibrary(*library))
-          file.fileAliases[name.asName] = target;
+          file.fileAliases[name.asName.empty() ? name.name : name.asName] = target;
         continue;
       }
       // `import pkg.util` from inside pkg/ names a file of an enclosing

@@ -298,7 +298,8 @@ void Sema::checkFunction(FunctionInfo &function) {
   hasFloat64Data_ = false;
   for (const Symbol *param : function.params)
     hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
-                       param->type->scalarKind() == ScalarKind::Float64;
+                       (param->type->scalarKind() == ScalarKind::Float64 ||
+                        param->type->scalarKind() == ScalarKind::Complex128);
   float64Warnings_.clear();
   floatWidenings_.clear();
   firstValues_.clear();

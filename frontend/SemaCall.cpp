@@ -53,6 +53,10 @@ const Type *Sema::checkCall(CallExpr &expr) {
       expr.function = Builtin::Abs;
       return checkAbs(expr);
     }
+    if (name->name == "complex") {
+      expr.function = Builtin::Complex;
+      return checkComplexConstructor(expr);
+    }
     if (name->name == "print") {
       expr.function = Builtin::Print;
       if (function_)
@@ -88,6 +92,8 @@ const Type *Sema::checkCall(CallExpr &expr) {
     return checkGpuMemoryCall(expr, expr.callee->builtin);
   if (isHalfFunction(expr.callee->builtin))
     return checkFp16(expr, expr.callee->builtin);
+  if (expr.callee->builtin == Builtin::Conjugate)
+    return checkConjugate(expr);
   if (expr.callee->builtin == Builtin::ThisGrid) {
     expr.function = Builtin::ThisGrid;
     if (!requirePositional(expr, "cuda.cg.this_grid", 0, 0))
@@ -196,10 +202,13 @@ const Type *Sema::checkCast(CallExpr &expr, ScalarKind to) {
     error(value.range()) << "cannot convert " << describe(value) << " to " << name;
     return setType(expr, types_.errorType());
   }
+  if (to != ScalarKind::Bool && !checkNotComplexToReal(type, value.range(), to, "convert"))
+    return setType(expr, types_.errorType());
   // np.int8(200) raises in NumPy 2: a Python int must fit the type.
   if (value.isWeak && isInteger(to) && to != ScalarKind::Bool && !checkLiteralFits(value, to))
     return setType(expr, types_.errorType());
-  if (value.constant && !value.constant->exceedsInt64) {
+  // A complex value has no constant: ComplexMake makes it when the kernel runs.
+  if (value.constant && !value.constant->exceedsInt64 && !isComplex(to)) {
     const ConstantValue &c = *value.constant;
     if (to == ScalarKind::Bool)
       expr.constant = ConstantValue::ofBool(c.asDouble() != 0);
@@ -276,6 +285,8 @@ const Type *Sema::checkAbs(CallExpr &expr) {
     return setType(expr, types_.errorType());
   Expr &value = *expr.args.front();
   PromotionOperand result = arithmeticResult(promotionOperand(value));
+  if (isComplex(result.kind)) // |z|, in the parts' type
+    result.kind = complexPart(result.kind);
   expr.isWeak = result.weak;
   if (const auto &c = value.constant; c && !c->exceedsInt64) {
     if (c->kind == ConstantValue::Kind::Float)
@@ -301,6 +312,12 @@ std::optional<PromotionOperand> Sema::promoteNumericArguments(CallExpr &expr, co
     }
     if (!type->isScalar()) {
       error(arg->range()) << name << "() needs numbers, not " << describe(*arg);
+      ok = false;
+      continue;
+    }
+    if (isComplex(type->scalarKind())) {
+      error(arg->range()) << name << "() needs real numbers, not " << type->str()
+                          << (name.rfind("math.", 0) == 0 ? "; cmath has the functions of complex numbers" : "");
       ok = false;
       continue;
     }
@@ -414,6 +431,10 @@ const Type *Sema::checkRound(CallExpr &expr) {
   const Type *type = checkOneNumber(expr, "round");
   if (!type)
     return setType(expr, types_.errorType());
+  if (isComplex(type->scalarKind())) {
+    error(expr.args.front()->range()) << "round() needs a real number, not " << type->str();
+    return setType(expr, types_.errorType());
+  }
   Expr &value = *expr.args.front();
   if (const auto &c = value.constant; c && c->kind == ConstantValue::Kind::Float) {
     const double rounded = std::nearbyint(c->floatValue);
@@ -490,6 +511,11 @@ const Type *Sema::checkPrint(CallExpr &expr) {
     }
     if (!type->isScalar()) {
       error(arg->range()) << "print() prints strings and numbers, not " << describe(*arg);
+      ok = false;
+    } else if (isComplex(type->scalarKind())) {
+      const std::string text = sourceText(arg->range());
+      error(arg->range()) << "print() of a complex number is not supported yet; print its parts, as in 'print("
+                          << text << ".real, " << text << ".imag)'";
       ok = false;
     }
   }
@@ -766,6 +792,8 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
                        << calleeName << "'";
     return false;
   }
+  if (!checkNotComplexToReal(argType, arg.range(), paramType->scalarKind(), "pass"))
+    return false;
   // Numba converts a float argument for an integer parameter, toward zero.
   if (isFloat(argType->scalarKind()) && isInteger(paramType->scalarKind())) {
     warning(arg.range()) << "passing " << argType->str() << " for parameter '" << param.name << "' of '"
@@ -775,7 +803,7 @@ bool Sema::checkArgument(Expr &arg, const Type *paramType, const Symbol &param, 
     note(param.definition) << "'" << param.name << "' is declared here";
     return true;
   }
-  if (isFloat(argType->scalarKind()) && !isFloat(paramType->scalarKind())) {
+  if (isFloat(argType->scalarKind()) && !isFloat(paramType->scalarKind()) && !isComplex(paramType->scalarKind())) {
     error(arg.range()) << "parameter '" << param.name << "' of '" << calleeName << "' is " << paramType->str()
                        << ", not " << argType->str() << "; convert with " << paramType->str() << "(...)";
     note(param.definition) << "'" << param.name << "' is declared here";

@@ -56,6 +56,11 @@ const Type *Sema::checkExpr(Expr &expr) {
     expr.isWeak = true;
     expr.constant = ConstantValue::ofFloat(llvm::cast<FloatLiteralExpr>(expr).value);
     return setType(expr, types_.float64Type());
+  case NodeKind::ImagLiteralExpr:
+    // A Python complex: weak, as a Python float is; it has no constant
+    // value, as NumPy's complex results are computed when the kernel runs.
+    expr.isWeak = true;
+    return setType(expr, types_.scalar(ScalarKind::Complex128));
   case NodeKind::BoolLiteralExpr:
     expr.isWeak = true;
     expr.constant = ConstantValue::ofBool(llvm::cast<BoolLiteralExpr>(expr).value);
@@ -348,6 +353,8 @@ const Type *Sema::checkAttribute(AttributeExpr &expr) {
                                << "'; pyk arrays have shape, size, ndim and dtype";
     return setType(expr, types_.errorType());
   }
+  if (objectType->isScalar())
+    return checkNumberAttribute(expr, objectType);
   if (!objectType->isVoid() || !isNamespace(expr.object->builtin)) {
     error(expr.attributeRange) << describe(*expr.object) << " has no attribute '" << expr.attribute << "'";
     return setType(expr, types_.errorType());

@@ -36,6 +36,8 @@ const Type *Sema::checkFp16(CallExpr &expr, Builtin builtin) {
     } else if (!type->isScalar()) {
       error(arg->range()) << name << "() takes " << kindName << " values, not " << describe(*arg);
       ok = false;
+    } else if (!checkNotComplexToReal(type, arg->range(), kind, "pass")) {
+      ok = false;
     } else if (type->scalarKind() != kind && !arg->isWeak) {
       warning(arg->range()) << name << "() computes in " << kindName << ": the " << type->str() << " is rounded to "
                             << kindName << ", as Numba does; write '" << kindName << "(...)' to silence this";

@@ -163,7 +163,7 @@ const Type *Sema::checkWarpOperation(CallExpr &expr, Builtin builtin) {
   // The shuffles and match_any_sync exchange a value of 32 or 64 bits.
   Expr &value = *expr.args[1];
   const ScalarKind kind = value.type->isScalar() ? value.type->scalarKind() : ScalarKind::Bool;
-  if (!value.type->isScalar() || kind == ScalarKind::Bool || byteWidth(kind) < 4) {
+  if (!value.type->isScalar() || kind == ScalarKind::Bool || byteWidth(kind) < 4 || isComplex(kind)) {
     error(value.range()) << name << "() exchanges 32- or 64-bit numbers, not " << describe(value);
     return setType(expr, types_.errorType());
   }

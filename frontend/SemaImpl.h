@@ -22,6 +22,7 @@
 //   SemaRecords.cpp          arrays of records and their fields: s[i]['s0']
 //   SemaOperators.cpp        arithmetic, comparisons, and/or, if-else
 //   SemaCall.cpp             calls: builtins, casts, math, print
+//   SemaComplex.cpp          complex(), a number's real, imag, conjugate()
 //   SemaGpu.cpp              shared and local arrays, barriers, atomics
 //   SemaGuards.cpp           accesses by thread position no test bounds
 //
@@ -345,6 +346,7 @@ private:
   const RecordType *evaluateDtypeCall(ast::CallExpr &call, const std::string &name);
   /// A field's type in np.dtype: np.float32, 'f4', '<i8', ...
   std::optional<ScalarKind> recordFieldKind(ast::Expr &type);
+  std::optional<ScalarKind> recordFieldScalar(ast::Expr &type);
 
   // Arrays of records and their fields (SemaRecords.cpp).
   /// `states[i]`: a record, the object of a field access.
@@ -410,6 +412,14 @@ private:
   const Type *checkIntrinsic(ast::CallExpr &expr, Builtin builtin);
   const Type *checkSelp(ast::CallExpr &expr);
   const Type *checkFp16(ast::CallExpr &expr, Builtin builtin);
+  const Type *checkComplexConstructor(ast::CallExpr &expr);
+  /// `x.real`, `x.imag`, `x.conjugate` of a number (`type`).
+  const Type *checkNumberAttribute(ast::AttributeExpr &expr, const Type *type);
+  const Type *checkConjugate(ast::CallExpr &expr);
+  /// A complex value (of `valueType`, written at `at`) where `to` is real:
+  /// an error, as Python's (a part has to be chosen). True when the value
+  /// may become `to`; `action` is what would convert it ("store").
+  bool checkNotComplexToReal(const Type *valueType, SourceRange at, ScalarKind to, const char *action);
   /// Reports a call with effects that is not the whole of its statement.
   bool requireWholeStatement(ast::CallExpr &expr, const std::string &name);
   /// Checks that an argument of `valueType` may be passed for a parameter

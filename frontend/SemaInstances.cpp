@@ -105,6 +105,7 @@ FunctionInfo *Sema::instantiate(const FunctionInfo &generic, const std::vector<c
 
   FunctionState caller = saveFunctionState();
   auto diagnostics = std::make_unique<DiagnosticEngine>(caller.realDiags->file());
+  diagnostics->addFilesOf(*caller.realDiags);
   realDiags_ = diags_ = diagnostics.get();
   function_ = &instance;
   const unsigned errorsBefore = realDiags_->errorCount();

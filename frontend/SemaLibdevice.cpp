@@ -54,7 +54,9 @@ const Type *Sema::checkLibdevice(CallExpr &expr, const LibdeviceFunction &functi
     }
     const ScalarKind param = function.params[i].kind;
     const ScalarKind given = type->scalarKind();
-    if (isFloat(given) && !isFloat(param)) {
+    if (!checkNotComplexToReal(type, arg.range(), param, "pass")) {
+      ok = false;
+    } else if (isFloat(given) && !isFloat(param)) {
       warning(arg.range()) << "argument " << i + 1 << " of " << name << "() is " << scalarName(param)
                            << ": the " << scalarName(given) << " is truncated toward zero, as Numba does; write '"
                            << scalarName(param) << "(...)' to silence this";

@@ -191,6 +191,10 @@ std::optional<ScalarKind> Sema::numpyDtype(Expr &dtype) {
     kind = scalarKindFromName(text->value);
   if (!kind)
     kind = scalarTypeNamed(dtype);
+  if (kind && isComplex(*kind)) {
+    notSupportedYet(dtype.range(), "a constant array of complex numbers");
+    return std::nullopt;
+  }
   if (kind)
     return kind;
   error(dtype.range()) << "this dtype is not one pyk has: use a NumPy scalar type such as np.float32 or np.int32";

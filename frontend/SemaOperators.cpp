@@ -59,6 +59,10 @@ void Sema::warnIfPromotedToFloat64(const Type *computedIn, const std::vector<con
                                    const std::function<std::string(const std::vector<std::string> &)> &rewrite) {
   if (!function_ || hasFloat64Data_ || computedIn->scalarKind() != ScalarKind::Float64)
     return;
+  // pykc's library (cmath of an integer) computes in float64 as Python
+  // does; the call that chose it is the user's.
+  if (realDiags_->fileOf(at.begin).name().rfind("<pykc>/", 0) == 0)
+    return;
   bool allWeak = true;
   for (const Expr *operand : operands) {
     allWeak &= operand->isWeak;
@@ -207,13 +211,19 @@ Sema::ArithmeticTypes Sema::arithmeticTypes(BinaryOp op, Expr &lhs, Expr &rhs, S
   }
   if (bitwise || shift) {
     for (Expr *operand : {&lhs, &rhs})
-      if (isFloat(operand->type->scalarKind())) {
+      if (isFloat(operand->type->scalarKind()) || isComplex(operand->type->scalarKind())) {
         error(operand->range()) << "operator '" << binaryOpSpelling(op) << "' needs integers"
                                 << (bitwise ? " or bools" : "") << ", not " << operand->type->str();
         return {};
       }
   }
   PromotionOperand promoted = promote(promotionOperand(lhs), promotionOperand(rhs));
+  if ((op == BinaryOp::FloorDiv || op == BinaryOp::Mod) && isComplex(promoted.kind)) {
+    // Python: "can't take floor or mod of complex number".
+    error(opRange) << "operator '" << binaryOpSpelling(op)
+                   << "' is not defined for complex numbers (Python has no floor or remainder of one)";
+    return {};
+  }
   if ((bitwise || shift) && isFloat(promoted.kind)) {
     // uint64 with a signed integer: NumPy promotes to float64, which has no
     // bits to operate on.
@@ -233,7 +243,7 @@ Sema::ArithmeticTypes Sema::arithmeticTypes(BinaryOp op, Expr &lhs, Expr &rhs, S
     return {};
   }
   const Type *operandType = types_.scalar(promoted.kind);
-  if (op == BinaryOp::Div && !isFloat(promoted.kind))
+  if (op == BinaryOp::Div && !isFloat(promoted.kind) && !isComplex(promoted.kind))
     operandType = types_.float64Type(); // True division of integers is float64, as in NumPy.
   return {operandType, operandType};
 }
@@ -292,7 +302,7 @@ const Type *Sema::checkUnary(UnaryExpr &expr) {
   if (expr.op == UnaryOp::Invert) {
     // ~ on an integer flips its bits; on a bool it is 'not' (NumPy).
     const ScalarKind kind = operandType->scalarKind();
-    if (isFloat(kind)) {
+    if (isFloat(kind) || isComplex(kind)) {
       error(expr.operand->range()) << "operator '~' needs an integer or a bool, not " << operandType->str();
       return setType(expr, types_.errorType());
     }
@@ -434,6 +444,11 @@ const Type *Sema::checkCompare(CompareExpr &expr) {
       }
     }
     PromotionOperand promoted = promote(promotionOperand(*lhs), promotionOperand(*rhs));
+    if (isComplex(promoted.kind) && op != CompareOp::Eq && op != CompareOp::Ne) {
+      error(expr.opRanges[i]) << "complex numbers have no order: '" << compareOpSpelling(op)
+                              << "' needs real numbers; compare abs(z), z.real or z.imag";
+      return setType(expr, types_.errorType());
+    }
     // NumPy 2 compares a Python int with an integer array exactly, even
     // when the int does not fit the array's type (int8 < 300 is True):
     // compare in a type that holds both.

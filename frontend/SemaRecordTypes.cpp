@@ -185,6 +185,17 @@ const RecordType *Sema::evaluateDtypeCall(CallExpr &call, const std::string &nam
 }
 
 std::optional<ScalarKind> Sema::recordFieldKind(Expr &type) {
+  std::optional<ScalarKind> kind = recordFieldScalar(type);
+  if (kind && isComplex(*kind)) {
+    // NumPy aligns a complex field to its part, CUDA's complex types to
+    // their size: a layout of its own to state first.
+    notSupportedYet(type.range(), "a complex field in a record");
+    return std::nullopt;
+  }
+  return kind;
+}
+
+std::optional<ScalarKind> Sema::recordFieldScalar(Expr &type) {
   if (auto *text = dyn_cast<StringLiteralExpr>(&type)) {
     std::string_view code = text->value;
     if (!code.empty() && code.front() == '>') {

@@ -169,7 +169,8 @@ void Sema::assignTo(Expr &target, const Type *valueType, SourceRange valueRange)
                         << subscript->object->type->str();
       return;
     }
-    warnIfFloatTruncated(valueType, elementType, *subscript, valueRange);
+    if (checkNotComplexToReal(valueType, valueRange, elementType->scalarKind(), "store"))
+      warnIfFloatTruncated(valueType, elementType, *subscript, valueRange);
     return;
   }
   if (auto *tuple = dyn_cast<TupleExpr>(&target)) {
@@ -376,10 +377,13 @@ void Sema::assignToName(NameExpr &target, const Type *valueType, SourceRange val
     return;
   }
   if (symbol->typeDeclared) {
-    if (symbol->type->scalarKind() == ScalarKind::Bool && valueType->scalarKind() != ScalarKind::Bool)
+    if (!checkNotComplexToReal(valueType, valueRange, symbol->type->scalarKind(), "assign"))
+      ;
+    else if (symbol->type->scalarKind() == ScalarKind::Bool && valueType->scalarKind() != ScalarKind::Bool)
       error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
                         << "', which is declared bool; assign a comparison such as 'x != 0'";
-    else if (isFloat(valueType->scalarKind()) && !isFloat(symbol->type->scalarKind()))
+    else if (isFloat(valueType->scalarKind()) && !isFloat(symbol->type->scalarKind()) &&
+             !isComplex(symbol->type->scalarKind()))
       error(valueRange) << "cannot assign a value of type " << valueType->str() << " to '" << target.name
                         << "', which is declared " << symbol->type->str() << "; convert with "
                         << symbol->type->str() << "(...)";
@@ -696,7 +700,9 @@ void Sema::checkReturnValue(ReturnStmt &stmt) {
       error(stmt.value->range()) << "'" << name << "' is declared to return nothing; remove this value";
       return;
     }
-    if (isFloat(type->scalarKind()) && !isFloat(declared->scalarKind())) {
+    if (!checkNotComplexToReal(type, stmt.value->range(), declared->scalarKind(), "return"))
+      return;
+    if (isFloat(type->scalarKind()) && !isFloat(declared->scalarKind()) && !isComplex(declared->scalarKind())) {
       error(stmt.value->range()) << "'" << name << "' returns " << declared->str() << ", not " << type->str()
                                  << "; convert with " << declared->str() << "(...)";
       return;

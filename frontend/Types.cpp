@@ -47,7 +47,7 @@ TypeContext::TypeContext() {
   error_ = make(Type::Kind::Error, ScalarKind::Bool);
   void_ = make(Type::Kind::Void, ScalarKind::Bool);
   gridGroup_ = make(Type::Kind::GridGroup, ScalarKind::Bool);
-  for (unsigned k = 0; k <= static_cast<unsigned>(ScalarKind::BFloat16); ++k)
+  for (unsigned k = 0; k <= static_cast<unsigned>(lastScalarKind); ++k)
     scalars_.push_back(make(Type::Kind::Scalar, static_cast<ScalarKind>(k)));
 }
 
@@ -91,6 +91,8 @@ const Type *TypeContext::recordType(const RecordType &record, bool array) {
 WeakKind PromotionOperand::weakKind() const {
   if (kind == ScalarKind::Bool)
     return WeakKind::Bool;
+  if (isComplex(kind))
+    return WeakKind::Complex;
   return isFloat(kind) ? WeakKind::Float : WeakKind::Int;
 }
 
@@ -139,6 +141,12 @@ ScalarKind promoteTyped(ScalarKind a, ScalarKind b) {
     return b;
   if (b == ScalarKind::Bool)
     return a;
+  // A complex type's parts promote as reals do: complex64 with int32 is
+  // complex128, with float16 complex64.
+  if (isComplex(a) || isComplex(b)) {
+    auto part = [](ScalarKind k) { return isComplex(k) ? complexPart(k) : k; };
+    return complexHolding(promoteTyped(part(a), part(b)));
+  }
   if (isFloat(a) || isFloat(b)) {
     unsigned width = 0;
     for (ScalarKind k : {a, b})
@@ -163,7 +171,7 @@ ScalarKind promoteTyped(ScalarKind a, ScalarKind b) {
 
 PromotionOperand promote(PromotionOperand a, PromotionOperand b) {
   if (a.weak && b.weak) {
-    // Python's own rules between Python scalars: bool < int < float.
+    // Python's own rules between Python scalars: bool < int < float < complex.
     return {static_cast<uint8_t>(a.weakKind()) >= static_cast<uint8_t>(b.weakKind()) ? a.kind : b.kind, true};
   }
   if (!a.weak && !b.weak)
@@ -177,8 +185,14 @@ PromotionOperand promote(PromotionOperand a, PromotionOperand b) {
     // A Python int takes the typed operand's kind, unless that is bool.
     return PromotionOperand::typed(typed.kind == ScalarKind::Bool ? ScalarKind::Int64 : typed.kind);
   case WeakKind::Float:
-    // A Python float keeps a float type and turns integers into float64.
-    return PromotionOperand::typed(isFloat(typed.kind) ? typed.kind : ScalarKind::Float64);
+    // A Python float keeps a float or complex type and turns integers
+    // into float64.
+    return PromotionOperand::typed(isFloat(typed.kind) || isComplex(typed.kind) ? typed.kind
+                                                                                : ScalarKind::Float64);
+  case WeakKind::Complex:
+    // A Python complex: the complex type that holds the typed operand
+    // (float32 gives complex64, an integer complex128).
+    return PromotionOperand::typed(isInteger(typed.kind) ? ScalarKind::Complex128 : complexHolding(typed.kind));
   }
   return typed;
 }

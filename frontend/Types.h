@@ -125,7 +125,7 @@ private:
 /// The kind of a Python scalar (a literal or a module constant) that takes
 /// part in an operation. Such "weak" operands adopt the other operand's type
 /// where NEP 50 says so.
-enum class WeakKind : uint8_t { Bool, Int, Float };
+enum class WeakKind : uint8_t { Bool, Int, Float, Complex };
 
 /// An operand of a promoting operation: a typed scalar, or a weak Python
 /// scalar.

@@ -36,6 +36,10 @@ std::string Type::str() const {
   case ScalarKind::Float64:
     element = "f" + std::to_string(byteWidth(scalar) * 8);
     break;
+  case ScalarKind::Complex64:
+  case ScalarKind::Complex128:
+    element = "c" + std::to_string(byteWidth(scalar) * 8);
+    break;
   case ScalarKind::BFloat16:
     element = "bf16";
     break;
@@ -111,6 +115,18 @@ ExprPtr copyOfPure(const Expr &e) {
       return nullptr;
     return std::make_unique<Select>(s.loc(), std::move(condition), std::move(lhs), std::move(rhs));
   }
+  case NodeKind::ComplexMake: {
+    auto &m = llvm::cast<ComplexMake>(e);
+    if (!both(lhs, rhs, *m.real, *m.imag))
+      return nullptr;
+    return std::make_unique<ComplexMake>(m.loc(), m.type(), std::move(lhs), std::move(rhs));
+  }
+  case NodeKind::ComplexPart: {
+    auto &p = llvm::cast<ComplexPart>(e);
+    if (ExprPtr operand = copyOfPure(*p.operand))
+      return std::make_unique<ComplexPart>(p.loc(), std::move(operand), p.imag);
+    return nullptr;
+  }
   default:
     return nullptr;
   }
@@ -161,6 +177,8 @@ const char *unaryOpName(UnaryOp op) {
     return "clz";
   case UnaryOp::Ffs:
     return "ffs";
+  case UnaryOp::Conj:
+    return "conj";
   }
   return "?";
 }

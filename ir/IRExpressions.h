@@ -207,13 +207,19 @@ public:
 /// lowering casts it to int64 for Python's round()).
 /// Popc, Clz, Ffs: CUDA's bit counts, in the operand's type (32 or 64
 /// bits); Brev reverses the bits.
-enum class UnaryOp { Neg, Not, BitNot, Abs, Round, Popc, Brev, Clz, Ffs };
+/// Conj: a complex value's conjugate. On complex values Neg, Abs (whose
+/// result is the parts' float type) and Conj are Python's operations:
+/// lowerComplex rewrites them, and no backend sees them.
+enum class UnaryOp { Neg, Not, BitNot, Abs, Round, Popc, Brev, Clz, Ffs, Conj };
 const char *unaryOpName(UnaryOp op);
 
 class Unary : public Expr {
 public:
   Unary(SourceRange loc, UnaryOp op, ExprPtr operand)
       : Expr(NodeKind::Unary, loc, operand->type()), op(op), operand(std::move(operand)) {}
+  /// abs(z) of a complex z, whose type is its parts'.
+  Unary(SourceRange loc, UnaryOp op, ExprPtr operand, Type type)
+      : Expr(NodeKind::Unary, loc, type), op(op), operand(std::move(operand)) {}
   PYK_IR_CLASSOF(Unary)
   UnaryOp op;
   ExprPtr operand;
@@ -575,6 +581,30 @@ public:
   const Variable *var;
   ExprPtr value;
   ExprPtr body;
+};
+
+/// A complex value (complex64 or complex128) from its parts, both of the
+/// type complexPart gives. With ComplexPart, loads, stores, variables and
+/// calls, the one thing a backend does with complex values: lowerComplex
+/// writes their arithmetic with these (LowerComplex.h).
+class ComplexMake : public Expr {
+public:
+  ComplexMake(SourceRange loc, Type type, ExprPtr real, ExprPtr imag)
+      : Expr(NodeKind::ComplexMake, loc, type), real(std::move(real)), imag(std::move(imag)) {}
+  PYK_IR_CLASSOF(ComplexMake)
+  ExprPtr real;
+  ExprPtr imag;
+};
+
+/// `z.real` or `z.imag`: a part of a complex value, in its part's type.
+class ComplexPart : public Expr {
+public:
+  ComplexPart(SourceRange loc, ExprPtr operand, bool imag)
+      : Expr(NodeKind::ComplexPart, loc, Type::scalarType(complexPart(operand->type().scalar))),
+        operand(std::move(operand)), imag(imag) {}
+  PYK_IR_CLASSOF(ComplexPart)
+  ExprPtr operand;
+  bool imag;
 };
 
 #undef PYK_IR_CLASSOF

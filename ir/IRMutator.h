@@ -76,6 +76,13 @@ template <typename F> void rewriteExpr(ExprPtr &slot, F &&f) {
   case NodeKind::LibdeviceCall:
     each(llvm::cast<LibdeviceCall>(e).args);
     break;
+  case NodeKind::ComplexMake:
+    rewriteExpr(llvm::cast<ComplexMake>(e).real, f);
+    rewriteExpr(llvm::cast<ComplexMake>(e).imag, f);
+    break;
+  case NodeKind::ComplexPart:
+    rewriteExpr(llvm::cast<ComplexPart>(e).operand, f);
+    break;
   case NodeKind::Call:
     each(llvm::cast<Call>(e).args);
     break;

@@ -108,6 +108,18 @@ public:
       operands({w.index.get(), w.extent.get()});
       return;
     }
+    case NodeKind::ComplexMake: {
+      auto &m = cast<ComplexMake>(e);
+      os_ << "complex:" << e.type().str();
+      operands({m.real.get(), m.imag.get()});
+      return;
+    }
+    case NodeKind::ComplexPart: {
+      auto &p = cast<ComplexPart>(e);
+      os_ << (p.imag ? "imag" : "real");
+      operands({p.operand.get()});
+      return;
+    }
     case NodeKind::Select: {
       auto &s = cast<Select>(e);
       os_ << "select:" << e.type().str();

@@ -52,6 +52,19 @@ private:
     problems.push_back(os.str());
   }
 
+  /// An operation on a value of type `operand`: on complex values only
+  /// those `allowedOnComplex` (and none once lowerComplex has run);
+  /// `complexOnly` ones only on them.
+  void complexOperation(const Node &node, const Type &operand, bool allowedOnComplex, bool complexOnly) {
+    const bool complex = operand.isScalar() && isComplex(operand.scalar);
+    if (complex && !allowedOnComplex)
+      fail(node, "an operation complex numbers do not have");
+    else if (complex && stage_ == IRStage::Lowered)
+      fail(node, "a complex operation left after lowerComplex");
+    else if (!complex && complexOnly)
+      fail(node, "a complex operation on " + operand.str());
+  }
+
   bool inScope(const Variable *var) const {
     for (const auto &scope : scopes_)
       if (scope.count(var))
@@ -103,6 +116,8 @@ private:
     case NodeKind::Constant:
       if (!e.type().isScalar())
         fail(e, "constant of non-scalar type");
+      else if (isComplex(e.type().scalar))
+        fail(e, "a complex constant (complex values are made by ComplexMake)");
       return;
     case NodeKind::VarRef: {
       const Variable *var = cast<VarRef>(e).var;
@@ -119,6 +134,10 @@ private:
         fail(e, "cast between non-scalars");
       else if (stage_ == IRStage::Lowered && !isBackendConversion(c.operand->type().scalar, e.type().scalar))
         fail(e, "a 16-bit float's conversion not through float32 left after lowerFloat16");
+      else if (isComplex(c.operand->type().scalar) && !isComplex(e.type().scalar))
+        fail(e, "a complex value converted to a real type");
+      else if (stage_ == IRStage::Lowered && isComplex(e.type().scalar))
+        fail(e, "a conversion to a complex type left after lowerComplex");
       return;
     }
     case NodeKind::Unary: {
@@ -132,6 +151,12 @@ private:
         fail(e, "bitnot of a non-integer");
       if (u.op == UnaryOp::Round && (!e.type().isScalar() || !isFloat(e.type().scalar)))
         fail(e, "round of a non-float");
+      complexOperation(e, u.operand->type(), u.op == UnaryOp::Neg || u.op == UnaryOp::Abs || u.op == UnaryOp::Conj,
+                       u.op == UnaryOp::Conj);
+      if (u.op == UnaryOp::Abs && isComplex(u.operand->type().scalar))
+        requireType(e, e, Type::scalarType(complexPart(u.operand->type().scalar)), "abs of a complex number");
+      else if (u.op != UnaryOp::Not)
+        requireType(e, e, u.operand->type(), "result");
       if (stage_ == IRStage::Lowered && e.type().isScalar() &&
           (e.type().scalar == ScalarKind::BFloat16 || (u.op == UnaryOp::Round && isNarrowFloat(e.type().scalar))))
         fail(e, "a 16-bit float's unary operation left after lowerFloat16");
@@ -167,7 +192,11 @@ private:
         fail(e, "arithmetic on " + e.type().str());
       if (stage_ == IRStage::Lowered && e.type().scalar == ScalarKind::BFloat16)
         fail(e, "bfloat16 arithmetic left after lowerFloat16");
-      if (b.op == BinaryOp::Div && !isFloat(e.type().scalar))
+      complexOperation(e, e.type(),
+                       b.op == BinaryOp::Add || b.op == BinaryOp::Sub || b.op == BinaryOp::Mul ||
+                           b.op == BinaryOp::Div || b.op == BinaryOp::Pow,
+                       false);
+      if (b.op == BinaryOp::Div && !isFloat(e.type().scalar) && !isComplex(e.type().scalar))
         fail(e, "div on a non-float type");
       if ((bitwise || integersOnly) && isFloat(e.type().scalar))
         fail(e, std::string(binaryOpName(b.op)) + " on a float type");
@@ -187,6 +216,7 @@ private:
       expr(*c.lhs);
       expr(*c.rhs);
       requireType(e, *c.rhs, c.lhs->type(), "rhs");
+      complexOperation(e, c.lhs->type(), c.op == CompareOp::Eq || c.op == CompareOp::Ne, false);
       if (stage_ == IRStage::Lowered && c.lhs->type().scalar == ScalarKind::BFloat16)
         fail(e, "a bfloat16 comparison left after lowerFloat16");
       return;
@@ -206,6 +236,25 @@ private:
       expr(*s.elseValue);
       requireType(e, *s.condition, Type::scalarType(ScalarKind::Bool), "condition");
       requireType(e, *s.elseValue, e.type(), "else value");
+      return;
+    }
+    case NodeKind::ComplexMake: {
+      auto &m = cast<ComplexMake>(e);
+      expr(*m.real);
+      expr(*m.imag);
+      if (!e.type().isScalar() || !isComplex(e.type().scalar)) {
+        fail(e, "a complex value of a non-complex type");
+        return;
+      }
+      requireType(e, *m.real, Type::scalarType(complexPart(e.type().scalar)), "real part");
+      requireType(e, *m.imag, Type::scalarType(complexPart(e.type().scalar)), "imaginary part");
+      return;
+    }
+    case NodeKind::ComplexPart: {
+      auto &p = cast<ComplexPart>(e);
+      expr(*p.operand);
+      if (!p.operand->type().isScalar() || !isComplex(p.operand->type().scalar))
+        fail(e, "a part of a value that is not complex");
       return;
     }
     case NodeKind::SpecialReg:

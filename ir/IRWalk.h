@@ -68,6 +68,11 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &arg : llvm::cast<LibdeviceCall>(e).args)
       f(*arg);
     return;
+  case NodeKind::ComplexMake:
+    f(*llvm::cast<ComplexMake>(e).real);
+    return f(*llvm::cast<ComplexMake>(e).imag);
+  case NodeKind::ComplexPart:
+    return f(*llvm::cast<ComplexPart>(e).operand);
   case NodeKind::Call:
     for (const ExprPtr &arg : llvm::cast<Call>(e).args)
       f(*arg);
@@ -220,6 +225,8 @@ inline bool isCheapAndHarmless(const Expr &e, unsigned &budget) {
   case NodeKind::SpecialReg:
   case NodeKind::ArrayDim:
   case NodeKind::ArrayStride:
+  case NodeKind::ComplexMake:
+  case NodeKind::ComplexPart:
     break;
   case NodeKind::Binary: {
     const BinaryOp op = llvm::cast<Binary>(e).op;

@@ -98,6 +98,11 @@ ExprPtr Lowering::expr(const ast::Expr &e) {
   switch (e.kind()) {
   case ast::NodeKind::NameExpr:
     return std::make_unique<VarRef>(e.range(), vars_.at(cast<ast::NameExpr>(e).symbol));
+  case ast::NodeKind::ImagLiteralExpr: {
+    const Type float64 = Type::scalarType(ScalarKind::Float64);
+    return std::make_unique<ComplexMake>(e.range(), toIRType(e.type), std::make_unique<Constant>(e.range(), float64, 0, 0.0),
+                                         std::make_unique<Constant>(e.range(), float64, 0, cast<ast::ImagLiteralExpr>(e).value));
+  }
   case ast::NodeKind::AttributeExpr:
     return attribute(cast<ast::AttributeExpr>(e));
   case ast::NodeKind::SubscriptExpr:
@@ -191,6 +196,9 @@ ExprPtr Lowering::attribute(const ast::AttributeExpr &e) {
   }
   auto reg = [&](SpecialRegKind kind, unsigned axis) { return std::make_unique<SpecialReg>(e.range(), kind, axis); };
   switch (e.builtin) {
+  case Builtin::NumberReal:
+  case Builtin::NumberImag:
+    return numberPart(e);
   case Builtin::ThreadIdxX:
     return reg(SpecialRegKind::ThreadIdx, 0);
   case Builtin::ThreadIdxY:
@@ -546,6 +554,8 @@ ExprPtr Lowering::call(const ast::CallExpr &e) {
     return selp(e);
   if (isHalfFunction(e.function))
     return fp16(e);
+  if (e.function == Builtin::Complex || e.function == Builtin::Conjugate)
+    return complexCall(e);
   if (e.function == Builtin::Popc || e.function == Builtin::Brev || e.function == Builtin::Clz ||
       e.function == Builtin::Ffs || e.function == Builtin::Fma || e.function == Builtin::Cbrt)
     return intrinsic(e);
@@ -556,9 +566,15 @@ ExprPtr Lowering::call(const ast::CallExpr &e) {
   const Type type = toIRType(e.type);
   switch (e.function) {
   case Builtin::Cast:
+    if (type.isBool()) // bool(z): Python's truth
+      return truthOf(*e.args.front());
     return castTo(expr(*e.args.front()), type);
-  case Builtin::Abs:
-    return std::make_unique<Unary>(e.range(), UnaryOp::Abs, castTo(expr(*e.args.front()), type));
+  case Builtin::Abs: {
+    ExprPtr value = expr(*e.args.front());
+    if (isComplex(value->type().scalar)) // |z|, a float
+      return std::make_unique<Unary>(e.range(), UnaryOp::Abs, std::move(value), type);
+    return std::make_unique<Unary>(e.range(), UnaryOp::Abs, castTo(std::move(value), type));
+  }
   case Builtin::Min:
   case Builtin::Max: {
     const BinaryOp op = e.function == Builtin::Min ? BinaryOp::Min : BinaryOp::Max;
@@ -756,6 +772,17 @@ bool Lowering::isConstantChoice(const Expr &e) {
 ExprPtr Lowering::castTo(ExprPtr e, Type type) {
   if (e->type() == type)
     return e;
+  if (type.isScalar() && isComplex(type.scalar)) {
+    // Part by part: 2j as complex64 is a complex64 of two constants.
+    const Type part = Type::scalarType(complexPart(type.scalar));
+    const SourceRange loc = e->loc();
+    if (auto *made = dyn_cast<ComplexMake>(e.get()))
+      return std::make_unique<ComplexMake>(loc, type, castTo(std::move(made->real), part),
+                                           castTo(std::move(made->imag), part));
+    if (isa<Constant>(*e))
+      return std::make_unique<ComplexMake>(loc, type, castTo(std::move(e), part),
+                                           std::make_unique<Constant>(loc, part, 0, 0.0));
+  }
   if (auto *select = dyn_cast<Select>(e.get()); select && isConstantChoice(*select)) {
     return std::make_unique<Select>(select->loc(), std::move(select->condition),
                                     castTo(std::move(select->thenValue), type),

@@ -12,6 +12,7 @@
 #include "passes/BoundLocalMemory.h"
 #include "passes/CheckKernelLimits.h"
 #include "passes/InsertChecks.h"
+#include "passes/LowerComplex.h"
 #include "passes/LowerFloat16.h"
 #include "passes/LowerPythonOps.h"
 #include "passes/MarkNarrowOffsets.h"
@@ -46,7 +47,9 @@ const Pass passes[] = {
     {"bound-local-memory", [](Module &m, const PassContext &) { boundLocalMemory(m); }},
     {"check-kernel-limits", [](Module &m, const PassContext &c) { checkKernelLimits(m, c.diags); }},
     {"mark-narrow-offsets", [](Module &m, const PassContext &) { markNarrowOffsets(m); }},
-    // The backends see primitive operations only.
+    // The backends see primitive operations only. Complex numbers first:
+    // their ** is not lowerPythonOps' (which writes the rest of Python's).
+    {"lower-complex", [](Module &m, const PassContext &) { lowerComplex(m); }},
     {"lower-python-ops", [](Module &m, const PassContext &) { lowerPythonOps(m); }},
     // After lowerPythonOps, whose floor divisions and powers are math calls.
     {"lower-float16", [](Module &m, const PassContext &) { lowerFloat16(m); }},

@@ -198,6 +198,10 @@ private:
   ExprPtr intrinsic(const ast::CallExpr &e);
   ExprPtr selp(const ast::CallExpr &e);
   ExprPtr fp16(const ast::CallExpr &e);
+  /// `z.real`, `z.imag` of a number (ASTToIRComplex.cpp).
+  ExprPtr numberPart(const ast::AttributeExpr &e);
+  /// complex(re[, im]) and z.conjugate().
+  ExprPtr complexCall(const ast::CallExpr &e);
 
   ExprPtr call(const ast::CallExpr &e);
 
@@ -270,7 +274,14 @@ private:
   /// (a Constant's intValue is the bit pattern, sign-extended).
   static int64_t wrapToWidth(int64_t value, ScalarKind kind);
 
-  static ExprPtr zeroOf(Type type, SourceRange loc) { return std::make_unique<Constant>(loc, type, 0, 0.0); }
+  /// The zero of `type` (of a complex type, 0 made complex: lowerComplex
+  /// writes it as its two parts).
+  static ExprPtr zeroOf(Type type, SourceRange loc) {
+    if (type.isScalar() && isComplex(type.scalar))
+      return std::make_unique<Cast>(loc, type,
+                                    std::make_unique<Constant>(loc, Type::scalarType(complexPart(type.scalar)), 0, 0.0));
+    return std::make_unique<Constant>(loc, type, 0, 0.0);
+  }
 
   /// Whether `e` is a constant or a choice among constants.
   static bool isConstantChoice(const Expr &e);

@@ -279,6 +279,8 @@ void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_os
     helpers.insert(Helper::Float16);
   if (kinds.count(ScalarKind::BFloat16))
     helpers.insert(Helper::BFloat16);
+  if (kinds.count(ScalarKind::Complex64) || kinds.count(ScalarKind::Complex128))
+    helpers.insert(Helper::Complex);
   for (const auto &function : module.functions) {
     kernelStream << "\n";
     FunctionEmitter(*function, module, options, kernelStream, helpers).emit();

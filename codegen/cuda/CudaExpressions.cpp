@@ -120,6 +120,14 @@ Code FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::Binary:
     return binary(cast<Binary>(e));
+  case NodeKind::ComplexMake: {
+    auto &m = cast<ComplexMake>(e);
+    return {cudaScalarType(e.type().scalar) + "{" + expr(*m.real).text + ", " + expr(*m.imag).text + "}", Postfix};
+  }
+  case NodeKind::ComplexPart: {
+    auto &p = cast<ComplexPart>(e);
+    return {wrap(expr(*p.operand), Postfix) + (p.imag ? ".imag" : ".real"), Postfix};
+  }
   case NodeKind::DivisorCheck:
     break; // written out by insertChecks
   case NodeKind::Compare: {

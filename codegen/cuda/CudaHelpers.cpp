@@ -14,6 +14,8 @@ const char *helperName(Helper helper) {
     return "__half";
   case Helper::BFloat16:
     return "__nv_bfloat16";
+  case Helper::Complex:
+    return "pyk_complex64";
   case Helper::Wrapping:
     return "pyk_wrapping";
   case Helper::FloatToInt:
@@ -75,6 +77,8 @@ const char *sectionName(Helper helper) {
     return "Float16";
   case Helper::BFloat16:
     return "BFloat16";
+  case Helper::Complex:
+    return "Complex";
   case Helper::Wrapping:
     return "Wrapping";
   case Helper::FloatToInt:

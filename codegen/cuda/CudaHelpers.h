@@ -19,6 +19,7 @@ namespace pyk::cuda {
 enum class Helper {
   Float16,  // cuda_fp16.h, for __half
   BFloat16, // cuda_bf16.h, for __nv_bfloat16
+  Complex,  // pyk_complex64 and pyk_complex128
   Wrapping,
   FloatToInt,
   LaneId,

@@ -33,6 +33,10 @@ std::string cudaScalarType(ScalarKind kind) {
     return "double";
   case ScalarKind::BFloat16:
     return "__nv_bfloat16";
+  case ScalarKind::Complex64:
+    return "pyk_complex64";
+  case ScalarKind::Complex128:
+    return "pyk_complex128";
   }
   return "void";
 }

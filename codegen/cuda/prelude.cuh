@@ -33,6 +33,20 @@
 #include <cuda_bf16.h>
 #endif
 
+// pyk-helper: Complex
+// complex64 and complex128: the real part, then the imaginary, as NumPy,
+// std::complex and CUDA's cuFloatComplex lay them out, aligned as
+// cuFloatComplex to their size. pykc writes their arithmetic as functions
+// (lowerComplex); these only hold the parts.
+struct alignas(8) pyk_complex64 {
+  float real;
+  float imag;
+};
+struct alignas(16) pyk_complex128 {
+  double real;
+  double imag;
+};
+
 // pyk-helper: Wrapping
 // Integer + - *, negation and abs wrap on overflow, as in NumPy; C++ leaves
 // signed overflow undefined (and compilers use that), so where pyk cannot

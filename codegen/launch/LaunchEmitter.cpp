@@ -49,6 +49,10 @@ std::string cxxScalarType(ScalarKind kind) {
     return "double";
   case ScalarKind::BFloat16:
     return "pyk::bfloat16";
+  case ScalarKind::Complex64:
+    return "std::complex<float>";
+  case ScalarKind::Complex128:
+    return "std::complex<double>";
   }
   return "void";
 }

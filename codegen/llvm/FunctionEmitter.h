@@ -59,6 +59,13 @@ inline llvm::Type *registerType(ScalarKind kind, llvm::LLVMContext &context) {
     // Its bits: pykc converts it itself (LLVMEmitterBFloat16.cpp), since
     // after lowerFloat16 nothing else is done to it.
     return llvm::Type::getInt16Ty(context);
+  case ScalarKind::Complex64:
+  case ScalarKind::Complex128: {
+    // The real part, then the imaginary (aligned to its size in memory:
+    // elementAlignment).
+    llvm::Type *part = registerType(complexPart(kind), context);
+    return llvm::StructType::get(context, {part, part});
+  }
   }
   return nullptr;
 }

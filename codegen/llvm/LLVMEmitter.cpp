@@ -453,6 +453,16 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::LibdeviceCall:
     return libdeviceCall(cast<LibdeviceCall>(e));
+  case NodeKind::ComplexMake: {
+    auto &m = cast<ComplexMake>(e);
+    llvm::Value *real = expr(*m.real), *imag = expr(*m.imag);
+    llvm::Value *value = llvm::PoisonValue::get(registerType(e.type().scalar, context_));
+    return builder_.CreateInsertValue(builder_.CreateInsertValue(value, real, {0}), imag, {1});
+  }
+  case NodeKind::ComplexPart: {
+    auto &p = cast<ComplexPart>(e);
+    return builder_.CreateExtractValue(expr(*p.operand), {p.imag ? 1u : 0u});
+  }
   case NodeKind::ArrayLoad: {
     auto &l = cast<ArrayLoad>(e);
     std::vector<llvm::Value *> indices = indexValues(l.indices);

@@ -344,6 +344,8 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::LibdeviceCall:
   case NodeKind::Call:
   case NodeKind::GpuOp:
+  case NodeKind::ComplexMake:
+  case NodeKind::ComplexPart:
     forEachOperand(e, [&](const Expr &operand) { expr(const_cast<Expr &>(operand), env); });
     return;
   case NodeKind::WrapIndex:

@@ -11,63 +11,14 @@
 //===----------------------------------------------------------------------===//
 #include "passes/PythonOpFunctions.h"
 
+#include "passes/IRBuilders.h"
+
 #include <algorithm>
 #include <cassert>
 
 namespace pyk::ir {
-namespace {
 
-// Expressions of compiler-made code, which has no place in the .pyk file.
-ExprPtr ref(const Variable *var) {
-  return std::make_unique<VarRef>(SourceRange{}, var);
-}
-ExprPtr integer(ScalarKind kind, int64_t value) {
-  return std::make_unique<Constant>(SourceRange{}, Type::scalarType(kind), value, 0.0);
-}
-ExprPtr real(ScalarKind kind, double value) {
-  return std::make_unique<Constant>(SourceRange{}, Type::scalarType(kind), 0, value);
-}
-ExprPtr binary(BinaryOp op, ExprPtr lhs, ExprPtr rhs) {
-  return std::make_unique<Binary>(SourceRange{}, op, std::move(lhs), std::move(rhs));
-}
-ExprPtr compare(CompareOp op, ExprPtr lhs, ExprPtr rhs) {
-  return std::make_unique<Compare>(SourceRange{}, op, std::move(lhs), std::move(rhs));
-}
-ExprPtr logical(LogicalOp op, ExprPtr lhs, ExprPtr rhs) {
-  return std::make_unique<Logical>(SourceRange{}, op, std::move(lhs), std::move(rhs));
-}
-ExprPtr select(ExprPtr condition, ExprPtr thenValue, ExprPtr elseValue) {
-  return std::make_unique<Select>(SourceRange{}, std::move(condition), std::move(thenValue), std::move(elseValue));
-}
-ExprPtr cast(ScalarKind to, ExprPtr operand) {
-  return std::make_unique<Cast>(SourceRange{}, Type::scalarType(to), std::move(operand));
-}
-ExprPtr math(ScalarKind kind, std::string name, ExprPtr a, ExprPtr b = nullptr) {
-  std::vector<ExprPtr> args;
-  args.push_back(std::move(a));
-  if (b)
-    args.push_back(std::move(b));
-  return std::make_unique<MathCall>(SourceRange{}, Type::scalarType(kind), std::move(name), std::move(args));
-}
-
-/// A function's body as it is written: parameters, locals, statements.
-struct Writer {
-  Function &function;
-  const Variable *param(const char *name, ScalarKind kind) {
-    return function.addParam(name, Type::scalarType(kind), {});
-  }
-  const Variable *local(const char *name, ScalarKind kind, ExprPtr init) {
-    const Variable *var = function.addLocal(name, Type::scalarType(kind), {});
-    function.body.push_back(std::make_unique<Declare>(SourceRange{}, var, std::move(init)));
-    return var;
-  }
-  void assign(StmtList &body, const Variable *var, ExprPtr value) {
-    body.push_back(std::make_unique<Assign>(SourceRange{}, var, std::move(value)));
-  }
-  void ret(ExprPtr value) { function.body.push_back(std::make_unique<Return>(SourceRange{}, std::move(value))); }
-};
-
-} // namespace
+using namespace builders;
 
 Function *PythonOpFunctions::find(const std::string &name) {
   auto found = byName_.find(name);
@@ -342,8 +293,8 @@ const Function &PythonOpFunctions::rangeLength(ScalarKind kind) {
 }
 
 void PythonOpFunctions::addToModule(Module &module) {
-  // In the order they were made, before every function of the file; none
-  // calls another.
+  // In the order they were made (a callee before its callers), before
+  // every function of the file.
   module.functions.insert(module.functions.begin(), std::make_move_iterator(made_.begin()),
                           std::make_move_iterator(made_.end()));
   made_.clear();

@@ -20,8 +20,8 @@
 
 namespace pyk::ir {
 
-/// Makes each function on first use; addToModule puts them first in the
-/// module (callees before their callers).
+/// Makes each function on first use, its callees before it; addToModule
+/// puts them first in the module, in that order.
 class PythonOpFunctions {
 public:
   explicit PythonOpFunctions(const Module &module) : module_(module) {}
@@ -42,6 +42,17 @@ public:
   /// Python's len(range(start, stop, step)) for a counter of `kind`, in
   /// the unsigned type of its width (0 for a zero step).
   const Function &rangeLength(ScalarKind kind);
+  // Complex numbers (PythonOpComplex.cpp), of complex64 or complex128:
+  /// + - * / and ** of two complex values, as CPython and Numba compute
+  /// them (ComplexFunctions' comments say how).
+  const Function &complexArithmetic(BinaryOp op, ScalarKind kind);
+  /// -z; z.conjugate(); abs(z), a float; z == w, a bool.
+  const Function &complexNegate(ScalarKind kind);
+  const Function &complexConjugate(ScalarKind kind);
+  const Function &complexAbs(ScalarKind kind);
+  const Function &complexEqual(ScalarKind kind);
+  /// complex64 <-> complex128, part by part.
+  const Function &complexConvert(ScalarKind from, ScalarKind to);
   /// The unsigned type of `kind`'s width, in which wrapping is defined.
   static ScalarKind unsignedOf(ScalarKind kind);
 

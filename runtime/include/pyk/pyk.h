@@ -16,4 +16,8 @@
 #include "pyk/Random.h"
 #include "pyk/Stream.h"
 
+// complex64 and complex128 kernel values are std::complex<float> and
+// std::complex<double>.
+#include <complex>
+
 #endif // PYK_PYK_H
