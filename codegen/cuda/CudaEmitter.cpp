@@ -237,7 +237,6 @@ static void defineRecordStructs(const Module &module, llvm::raw_ostream &os) {
   }
 }
 
-/// The scalar kinds of the module's values, variables and record fields.
 std::set<ScalarKind> scalarKindsUsed(const Module &module) {
   std::set<ScalarKind> kinds;
   auto add = [&](const ir::Type &type) {

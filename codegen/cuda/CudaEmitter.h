@@ -12,6 +12,8 @@
 
 #include "IR.h"
 
+#include <set>
+
 #include "llvm/Support/raw_ostream.h"
 
 namespace pyk::cuda {
@@ -25,6 +27,9 @@ struct CudaEmitOptions {
 
 /// Writes a complete .cu translation unit for `module` to `os`.
 void emitCuda(const ir::Module &module, const CudaEmitOptions &options, llvm::raw_ostream &os);
+
+/// The scalar kinds of the module's values, variables and record fields.
+std::set<ScalarKind> scalarKindsUsed(const ir::Module &module);
 
 } // namespace pyk::cuda
 

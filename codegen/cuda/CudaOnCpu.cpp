@@ -1,6 +1,7 @@
 //===- CudaOnCpu.cpp - The CPU device's code from the CUDA C++ -------------===//
 #include "CudaOnCpu.h"
 
+#include "CudaEmitter.h"
 #include "CudaNames.h"
 #include "SymbolNames.h"
 
@@ -58,10 +59,14 @@ std::string emitCudaOnCpu(const Module &module, const std::string &cudaFile, con
      << "#include <pyk/CudaOnCpu.h>\n\n"
      << "// Each kernel keeps its name in the .cu and gets this compilation's own\n"
      << "// symbol, so that kernels of one name in two files link into one program.\n";
-  // The records' structs, which the .cu defines, named before it by the
-  // declarations' pointers.
+  // The records' structs and the complex types, which the .cu defines,
+  // named before it by the declarations' pointers and values.
   for (const RecordType *record : module.recordTypes())
     os << "struct " << ir::recordStructName(record->name) << ";\n";
+  const std::set<ScalarKind> kinds = scalarKindsUsed(module);
+  for (ScalarKind complex : {ScalarKind::Complex64, ScalarKind::Complex128})
+    if (kinds.count(complex))
+      os << "struct " << cudaScalarType(complex) << ";\n";
   for (const Function *kernel : module.kernels()) {
     os << "extern \"C\" void " << kernel->symbol << "(";
     const std::vector<std::string> types = parameterTypes(*kernel);
