@@ -120,8 +120,13 @@ std::optional<ScalarKind> scalarKindFromName(std::string_view name) {
       {"f8", ScalarKind::Float64},     {"double", ScalarKind::Float64}, {"float", ScalarKind::Float64},
       {"float_", ScalarKind::Float64}, {"int_", ScalarKind::Int64},     {"byte", ScalarKind::UInt8},
       {"bfloat16", ScalarKind::BFloat16},
-      {"complex64", ScalarKind::Complex64},   {"c8", ScalarKind::Complex64},   {"csingle", ScalarKind::Complex64},
-      {"complex128", ScalarKind::Complex128}, {"c16", ScalarKind::Complex128}, {"cdouble", ScalarKind::Complex128},
+      // Not Python's `complex`: complex(x) is a constructor (SemaComplex.cpp).
+      {"complex64", ScalarKind::Complex64},
+      {"c8", ScalarKind::Complex64},
+      {"csingle", ScalarKind::Complex64},
+      {"complex128", ScalarKind::Complex128},
+      {"c16", ScalarKind::Complex128},
+      {"cdouble", ScalarKind::Complex128},
       {"complex_", ScalarKind::Complex128},
   }};
   for (const Spelling &spelling : spellings)

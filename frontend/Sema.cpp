@@ -187,7 +187,11 @@ void Sema::declareConstant(NameExpr &target, Expr &value) {
     addSymbol(moduleScope_, std::move(symbol));
     return;
   }
-  if (!type->isError() && (!value.constant || !type->isScalar())) {
+  if (!type->isError() && type->isScalar() && isComplex(type->scalarKind())) {
+    error(value.range()) << "a complex module constant ('" << target.name
+                         << "') is not supported yet; write the number where the kernel uses it";
+    type = types_.errorType();
+  } else if (!type->isError() && (!value.constant || !type->isScalar())) {
     error(value.range()) << "module-level variables must be compile-time constants (int, float or bool "
                             "literals, or expressions of them); '"
                          << target.name << "' is not";
@@ -297,9 +301,9 @@ void Sema::checkFunction(FunctionInfo &function) {
   returnTypeDeclared_ = function.returnType != nullptr;
   hasFloat64Data_ = false;
   for (const Symbol *param : function.params)
-    hasFloat64Data_ |= !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
-                       (param->type->scalarKind() == ScalarKind::Float64 ||
-                        param->type->scalarKind() == ScalarKind::Complex128);
+    hasFloat64Data_ |=
+        !param->type->isError() && !param->type->isTuple() && !param->type->isVoid() &&
+        (param->type->scalarKind() == ScalarKind::Float64 || param->type->scalarKind() == ScalarKind::Complex128);
   float64Warnings_.clear();
   floatWidenings_.clear();
   firstValues_.clear();

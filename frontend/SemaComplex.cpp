@@ -17,8 +17,7 @@ bool Sema::checkNotComplexToReal(const Type *valueType, SourceRange at, ScalarKi
   if (!valueType->isScalar() || !isComplex(valueType->scalarKind()) || isComplex(to))
     return true;
   std::string text = sourceText(at);
-  if (text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]") !=
-      std::string::npos)
+  if (text.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.[]") != std::string::npos)
     text = "(" + text + ")";
   error(at) << "cannot " << action << " a " << valueType->str() << " value as " << scalarName(to)
             << " (Python has no such conversion); take a part: '" << text << ".real', '" << text << ".imag' or 'abs("
@@ -80,8 +79,8 @@ const Type *Sema::checkNumberAttribute(AttributeExpr &expr, const Type *type) {
   expr.isWeak = expr.object->isWeak;
   if (!isComplex(kind) && expr.object->constant)
     expr.constant = expr.builtin == Builtin::NumberReal ? *expr.object->constant
-                    : isFloat(kind)                        ? ConstantValue::ofFloat(0.0)
-                                                           : ConstantValue::ofInt(0);
+                    : isFloat(kind)                     ? ConstantValue::ofFloat(0.0)
+                                                        : ConstantValue::ofInt(0);
   return setType(expr, types_.scalar(isComplex(kind) ? complexPart(kind) : kind));
 }
 

@@ -21,7 +21,8 @@
 //   SemaRecordTypes.cpp      records a file defines: np.dtype([...]), from_dtype
 //   SemaRecords.cpp          arrays of records and their fields: s[i]['s0']
 //   SemaOperators.cpp        arithmetic, comparisons, and/or, if-else
-//   SemaCall.cpp             calls: builtins, casts, math, print
+//   SemaCall.cpp             calls: builtins, math, print, device functions
+//   SemaCasts.cpp            conversions by type name, and round()
 //   SemaComplex.cpp          complex(), a number's real, imag, conjugate()
 //   SemaGpu.cpp              shared and local arrays, barriers, atomics
 //   SemaGuards.cpp           accesses by thread position no test bounds

@@ -187,8 +187,7 @@ PromotionOperand promote(PromotionOperand a, PromotionOperand b) {
   case WeakKind::Float:
     // A Python float keeps a float or complex type and turns integers
     // into float64.
-    return PromotionOperand::typed(isFloat(typed.kind) || isComplex(typed.kind) ? typed.kind
-                                                                                : ScalarKind::Float64);
+    return PromotionOperand::typed(isFloat(typed.kind) || isComplex(typed.kind) ? typed.kind : ScalarKind::Float64);
   case WeakKind::Complex:
     // A Python complex: the complex type that holds the typed operand
     // (float32 gives complex64, an integer complex128).

@@ -33,8 +33,7 @@ ExprPtr Lowering::complexCall(const ast::CallExpr &e) {
   if (e.args.size() == 1)
     return castTo(expr(*e.args.front()), type);
   const Type part = Type::scalarType(complexPart(type.scalar));
-  return std::make_unique<ComplexMake>(e.range(), type, castTo(expr(*e.args[0]), part),
-                                       castTo(expr(*e.args[1]), part));
+  return std::make_unique<ComplexMake>(e.range(), type, castTo(expr(*e.args[0]), part), castTo(expr(*e.args[1]), part));
 }
 
 } // namespace pyk::ir::lowering

@@ -278,8 +278,8 @@ private:
   /// writes it as its two parts).
   static ExprPtr zeroOf(Type type, SourceRange loc) {
     if (type.isScalar() && isComplex(type.scalar))
-      return std::make_unique<Cast>(loc, type,
-                                    std::make_unique<Constant>(loc, Type::scalarType(complexPart(type.scalar)), 0, 0.0));
+      return std::make_unique<Cast>(
+          loc, type, std::make_unique<Constant>(loc, Type::scalarType(complexPart(type.scalar)), 0, 0.0));
     return std::make_unique<Constant>(loc, type, 0, 0.0);
   }
 

@@ -65,7 +65,6 @@ struct Writer {
   void ret(ExprPtr value) { function.body.push_back(std::make_unique<Return>(SourceRange{}, std::move(value))); }
 };
 
-
 } // namespace pyk::ir::builders
 
 #endif // PYK_IR_PASSES_IRBUILDERS_H

@@ -114,16 +114,16 @@ const Function &PythonOpFunctions::complexArithmetic(BinaryOp op, ScalarKind kin
     auto declare = [](const Variable *var, ExprPtr init) {
       return std::make_unique<Declare>(SourceRange{}, var, std::move(init));
     };
-    StmtList byReal = block(
-        ifThen(compare(CompareOp::Eq, ref(absReal), real(p, 0)),
-               block(returnOf(complexOf(kind, div(re(a), ref(absReal)), div(im(a), ref(absReal)))))),
-        declare(ratio, div(im(b), re(b))), declare(denominator, add(re(b), mul(im(b), ref(ratio)))),
-        returnOf(complexOf(kind, div(add(re(a), mul(im(a), ref(ratio))), ref(denominator)),
-                           div(sub(im(a), mul(re(a), ref(ratio))), ref(denominator)))));
-    StmtList byImag = block(
-        declare(ratioImag, div(re(b), im(b))), declare(denominatorImag, add(mul(re(b), ref(ratioImag)), im(b))),
-        returnOf(complexOf(kind, div(add(mul(re(a), ref(ratioImag)), im(a)), ref(denominatorImag)),
-                           div(sub(mul(im(a), ref(ratioImag)), re(a)), ref(denominatorImag)))));
+    StmtList byReal =
+        block(ifThen(compare(CompareOp::Eq, ref(absReal), real(p, 0)),
+                     block(returnOf(complexOf(kind, div(re(a), ref(absReal)), div(im(a), ref(absReal)))))),
+              declare(ratio, div(im(b), re(b))), declare(denominator, add(re(b), mul(im(b), ref(ratio)))),
+              returnOf(complexOf(kind, div(add(re(a), mul(im(a), ref(ratio))), ref(denominator)),
+                                 div(sub(im(a), mul(re(a), ref(ratio))), ref(denominator)))));
+    StmtList byImag =
+        block(declare(ratioImag, div(re(b), im(b))), declare(denominatorImag, add(mul(re(b), ref(ratioImag)), im(b))),
+              returnOf(complexOf(kind, div(add(mul(re(a), ref(ratioImag)), im(a)), ref(denominatorImag)),
+                                 div(sub(mul(im(a), ref(ratioImag)), re(a)), ref(denominatorImag)))));
     w.function.body.push_back(
         ifThen(compare(CompareOp::Ge, ref(absReal), ref(absImag)), std::move(byReal), std::move(byImag)));
     return w.function;
@@ -140,9 +140,9 @@ const Function &PythonOpFunctions::complexArithmetic(BinaryOp op, ScalarKind kin
                   type)};
     const Variable *a = w.param("a", kind), *b = w.param("b", kind);
     auto one = [&] { return complexOf(kind, real(p, 1), real(p, 0)); };
-    w.function.body.push_back(ifThen(logical(LogicalOp::And, compare(CompareOp::Eq, re(b), real(p, 0)),
-                                             compare(CompareOp::Eq, im(b), real(p, 0))),
-                                     block(returnOf(one()))));
+    w.function.body.push_back(ifThen(
+        logical(LogicalOp::And, compare(CompareOp::Eq, re(b), real(p, 0)), compare(CompareOp::Eq, im(b), real(p, 0))),
+        block(returnOf(one()))));
     // Integral exponents: bit by bit from the lowest, squaring the base.
     const ScalarKind i32 = ScalarKind::Int32;
     const Variable *rest = w.function.addLocal("rest", Type::scalarType(i32), {});
@@ -159,12 +159,10 @@ const Function &PythonOpFunctions::complexArithmetic(BinaryOp op, ScalarKind kin
         std::make_unique<Declare>(SourceRange{}, result, one()),
         std::make_unique<Declare>(SourceRange{}, power, ref(a)),
         std::make_unique<While>(SourceRange{}, compare(CompareOp::Gt, ref(rest), integer(i32, 0)), std::move(step)),
-        returnOf(select(compare(CompareOp::Lt, re(b), real(p, 0)), callOf(divide, one(), ref(result)),
-                        ref(result))));
-    auto isIntegral = logical(
-        LogicalOp::And, compare(CompareOp::Eq, im(b), real(p, 0)),
-        logical(LogicalOp::And, compare(CompareOp::Eq, math(p, "floor", re(b)), re(b)),
-                compare(CompareOp::Le, math(p, "fabs", re(b)), real(p, 100))));
+        returnOf(select(compare(CompareOp::Lt, re(b), real(p, 0)), callOf(divide, one(), ref(result)), ref(result))));
+    auto isIntegral = logical(LogicalOp::And, compare(CompareOp::Eq, im(b), real(p, 0)),
+                              logical(LogicalOp::And, compare(CompareOp::Eq, math(p, "floor", re(b)), re(b)),
+                                      compare(CompareOp::Le, math(p, "fabs", re(b)), real(p, 100))));
     w.function.body.push_back(ifThen(std::move(isIntegral), std::move(integral)));
     // Polar form: |a| ** re(b) * e ** (-angle * im(b)) at angle * re(b) + im(b) * log|a|.
     const Variable *magnitude = w.local("magnitude", p, math(p, "hypot", re(a), im(a)));

@@ -158,8 +158,8 @@ int main() {
     parts.copy_to_host(gotParts);
     for (int i = 0; i < n; ++i) {
       const F a = xs[i], b = ys[i];
-      const F want[6] = {mul(a, b) + F(0, 2), quotient(a, b), mul(a, F(r[i], 0)), F(r[i], r[i] * 2), F(r[i], 0),
-                         mul(mul(F(1, 0), a), mul(a, a))};
+      const F want[6] = {mul(a, b) + F(0, 2), quotient(a, b), mul(a, F(r[i], 0)),
+                         F(r[i], r[i] * 2),   F(r[i], 0),     mul(mul(F(1, 0), a), mul(a, a))};
       for (int row = 0; row < 6; ++row) {
         const F g = got[row * n + i];
         checks.expect(at("complex64", row, i), same(C(g.real(), g.imag()), C(want[row].real(), want[row].imag())));
@@ -244,9 +244,23 @@ int main() {
     reals.copy_to_host(gotReals);
     for (int i = 0; i < n; ++i) {
       const C v = z[i];
-      const C want[rows] = {std::exp(v),  std::log(v),   std::sqrt(v),  std::sin(v),   std::cos(v),  std::tan(v),
-                            std::sinh(v), std::cosh(v),  std::tanh(v),  std::asin(v),  std::acos(v), std::atan(v),
-                            std::asinh(v), std::acosh(v), std::atanh(v), std::log10(v), v};
+      const C want[rows] = {std::exp(v),
+                            std::log(v),
+                            std::sqrt(v),
+                            std::sin(v),
+                            std::cos(v),
+                            std::tan(v),
+                            std::sinh(v),
+                            std::cosh(v),
+                            std::tanh(v),
+                            std::asin(v),
+                            std::acos(v),
+                            std::atan(v),
+                            std::asinh(v),
+                            std::acosh(v),
+                            std::atanh(v),
+                            std::log10(v),
+                            v};
       for (int row = 0; row < rows; ++row)
         checks.expect(at("cmath", row, i), close(got[row * n + i], want[row], 1e-13));
       checks.near("cmath.phase", i, gotReals[i], std::arg(v), 4, 1e-16);

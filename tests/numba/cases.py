@@ -53,86 +53,25 @@ class Case:
     note: str = ""
 
 
-def ints(rng, dtype, n, low, high):
-    return rng.integers(low, high, size=n, endpoint=True, dtype=dtype)
-
-
-def floats(rng, dtype, shape, low=-4.0, high=4.0):
-    return rng.uniform(low, high, size=shape).astype(dtype)
-
-
-def zeros(dtype, shape):
-    return np.zeros(shape, dtype=dtype)
-
-
-def wrapped_int32(values):
-    """int64 values as the int32 arithmetic that produced them wraps them."""
-    return np.asarray(values, dtype=np.int64).astype(np.int32)
-
-
-def rng_states(rng, n):
-    """n numba.cuda.random generator states of random bits (any state but
-    all zeros is one of the generator's)."""
-    from numba.cuda.random import xoroshiro128p_dtype
-    return rng.integers(1, 2**64 - 1, size=2 * n, dtype=np.uint64, endpoint=True).view(xoroshiro128p_dtype)
-
-
-def numba_states(n, seed):
-    """The states Numba's create_xoroshiro128p_states(n, seed) makes."""
-    from numba.cuda.random import init_xoroshiro128p_states_cpu, xoroshiro128p_dtype
-    states = np.empty(n, xoroshiro128p_dtype)
-    init_xoroshiro128p_states_cpu(states, seed, 0)
-    return states
-
-
-# The records execution/records.pyk defines, as NumPy makes them there.
-PARTICLE = np.dtype([('x', np.float32), ('y', np.float32), ('id', np.int32), ('mass', np.float64)], align=True)
-READING = np.dtype([('flag', np.uint8), ('value', np.float64), ('count', np.int16)])
-PAIR = np.dtype([('lo', 'i4'), ('hi', '<i4')])
-KEYWORDS = np.dtype([('int', np.int64), ('new', 'f4')], align=True)
-
-
-def records(rng, dtype, n, **fields):
-    """n records of `dtype`, each field given as f(rng, dtype, n)."""
-    values = np.zeros(n, dtype)
-    for name, make in fields.items():
-        values[name] = make(rng, dtype[name], n)
-    return values
-
-
-def ordered_copies(pairs):
-    """What execution/records.pyk's ordered_copies makes of `pairs`: each
-    from the other end, its fields in order, 'hi' plus one."""
-    out = np.zeros_like(pairs)
-    for i, source in enumerate(pairs[::-1]):
-        out[i] = (min(source['lo'], source['hi']), max(source['lo'], source['hi']) + 1)
-    return out
-
-
-def with_zeros(values):
-    """Every seventh element 0."""
-    values[::7] = 0
-    return values
-
-
-def with_nans(values, first=0):
-    """Every fifth element NaN, from `first` on."""
-    values[first::5] = np.nan
-    return values
-
-
-def with_values(values, *specials):
-    """The first elements replaced by `specials` (edge cases random inputs miss)."""
-    values[: len(specials)] = specials
-    return values
-
-
-def nonzero(values):
-    """Zero replaced by 3: for divisors (division by zero has its own case,
-    by_zero) and range steps (Python raises for a zero step)."""
-    values[values == 0] = 3
-    return values
-
+from case_inputs import (  # noqa: F401 (the cases use them)
+    ints,
+    floats,
+    zeros,
+    wrapped_int32,
+    rng_states,
+    numba_states,
+    PARTICLE,
+    READING,
+    PAIR,
+    KEYWORDS,
+    records,
+    ordered_copies,
+    with_zeros,
+    with_nans,
+    complex_values,
+    with_values,
+    nonzero,
+)
 
 # Float // and % where Python's definition (fmod, then the divisor's sign,
 # also for a zero result) differs from floor(x / y) or C's fmod: 1.0 // 0.1
@@ -773,6 +712,24 @@ CASES = [
          lambda rng: [with_values(floats(rng, np.float16, 50), 65504.0, 1.5, -2.0),
                       with_values(floats(rng, np.float16, 50), 65504.0, 1.5, 0.0),
                       zeros(np.float16, (50, 7)), zeros(np.int32, (50, 4)), zeros(np.float32, 50)]),
+    # Complex numbers: Python's arithmetic (NumPy's in the simulator, whose
+    # quotient multiplies by a reciprocal: within the tolerance), cmath away
+    # from its branch cuts, a complex scalar, the Mandelbrot iteration.
+    Case("numba/kernels/complex_numbers.pyk", "complex_arithmetic", 2, 32,
+         lambda rng: [with_values(complex_values(rng, np.complex128, 50), 2.5, -1j, 0.0),
+                      with_values(complex_values(rng, np.complex128, 50), 0.5 - 0.25j, 3j, 1 + 1j),
+                      zeros(np.complex128, (50, 10))]),
+    Case("numba/kernels/complex_numbers.pyk", "complex_arithmetic", 2, 32,
+         lambda rng: [complex_values(rng, np.complex64, 50), complex_values(rng, np.complex64, 50),
+                      zeros(np.complex64, (50, 10))]),
+    Case("numba/kernels/complex_numbers.pyk", "complex_functions", 2, 32,
+         lambda rng: [complex_values(rng, np.complex128, 50, 0.2), zeros(np.complex128, (50, 10)),
+                      zeros(np.float64, (50, 2))]),
+    Case("numba/kernels/complex_numbers.pyk", "rotate", 1, 32,
+         lambda rng: [complex_values(rng, np.complex128, 20), np.complex128(0.6 + 0.8j), zeros(np.complex128, 20)]),
+    Case("numba/kernels/complex_numbers.pyk", "mandelbrot_counts", 4, 32,
+         lambda rng: [(rng.uniform(-2.2, 0.8, 120) + 1j * rng.uniform(-1.2, 1.2, 120)).astype(np.complex128),
+                      np.int64(50), zeros(np.int32, 120)]),
     # numba.cuda.random: the same states give Numba's numbers, and the states
     # advance as Numba's do (the states are compared too).
     Case("execution/random.pyk", "draw", 2, 32,

@@ -121,6 +121,8 @@ CPP_TYPES = {
     "pyk::float16": np.float16,
     "float": np.float32,
     "double": np.float64,
+    "std::complex<float>": np.complex64,
+    "std::complex<double>": np.complex128,
 }
 # Arrays of records: the C++ struct of a launch function's parameter, and
 # the NumPy dtype with its layout.
@@ -172,7 +174,7 @@ class Tolerance:
     def for_array(dtype):
         if dtype == np.float16:
             return Tolerance.FLOAT16
-        return Tolerance.FLOAT32 if dtype == np.float32 else Tolerance.FLOAT64
+        return Tolerance.FLOAT32 if dtype in (np.float32, np.complex64) else Tolerance.FLOAT64
 
 
 def mismatches(got, want, tolerance):
@@ -185,6 +187,17 @@ def mismatches(got, want, tolerance):
             wrong.update(tuple(int(p) for p in position)
                          for position in mismatches(got[field], want[field], field_tolerance))
         return np.array(sorted(wrong), dtype=np.int64).reshape(-1, got.ndim)
+    if got.dtype.kind == "c":
+        # Complex numbers to the tolerance relative to |want|, as complex
+        # arithmetic's error is bounded (a part that cancels may lose more
+        # of its own digits); a part that is not finite must be the same.
+        rtol, atol = tolerance
+        g, w = got.astype(np.complex128), want.astype(np.complex128)
+        finite = np.isfinite(g) & np.isfinite(w)
+        with np.errstate(invalid="ignore"):
+            close = finite & (np.abs(g - w) <= atol + rtol * np.abs(w))
+        same_part = [((p(g) == p(w)) | (np.isnan(p(g)) & np.isnan(p(w)))) for p in (np.real, np.imag)]
+        return np.argwhere(~(close | (same_part[0] & same_part[1])))
     if got.dtype.kind != "f":
         return np.argwhere(got != want)
     rtol, atol = tolerance
@@ -319,7 +332,7 @@ class PykFile:
         ):
             parsed = []
             for array_type, rank, tuple_types, scalar_type, name in re.findall(
-                r"(?:pyk::detail::ArrayArgument<(?:const )?([\w:]+), (\d)>|std::tuple<([^>]*)>|([\w:]+)) (\w+)",
+                r"(?:pyk::detail::ArrayArgument<(?:const )?([\w:]+(?:<\w+>)?), (\d)>|std::tuple<([^>]*)>|([\w:]+(?:<\w+>)?)) (\w+)",
                 params or ""
             ):
                 if tuple_types:
