@@ -188,8 +188,17 @@ void Sema::declareConstant(NameExpr &target, Expr &value) {
     return;
   }
   if (!type->isError() && type->isScalar() && isComplex(type->scalarKind())) {
-    error(value.range()) << "a complex module constant ('" << target.name
-                         << "') is not supported yet; write the number where the kernel uses it";
+    if (std::optional<std::complex<double>> complex = complexConstantOf(value)) {
+      symbol.type = types_.scalar(ScalarKind::Complex128);
+      symbol.complexConstant = complex;
+      target.type = symbol.type;
+      target.isWeak = true;
+      addSymbol(moduleScope_, std::move(symbol));
+      return;
+    }
+    error(value.range()) << "a complex module constant is made of numbers known at compile time with + - * and "
+                            "complex(re, im); '"
+                         << target.name << "' is not";
     type = types_.errorType();
   } else if (!type->isError() && (!value.constant || !type->isScalar())) {
     error(value.range()) << "module-level variables must be compile-time constants (int, float or bool "

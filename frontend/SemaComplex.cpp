@@ -7,11 +7,13 @@
 //===----------------------------------------------------------------------===//
 #include "SemaImpl.h"
 
+#include <complex>
 #include <optional>
 
 namespace pyk::sema {
 
 using namespace ast;
+using llvm::dyn_cast;
 
 bool Sema::checkNotComplexToReal(const Type *valueType, SourceRange at, ScalarKind to, const char *action) {
   if (!valueType->isScalar() || !isComplex(valueType->scalarKind()) || isComplex(to))
@@ -47,8 +49,8 @@ const Type *Sema::checkComplexConstructor(CallExpr &expr) {
       ok = false;
       continue;
     }
-    if (i == 1 && isComplex(type->scalarKind())) {
-      notSupportedYet(arg.range(), "a complex imaginary part in complex(re, im)");
+    if (expr.args.size() == 2 && isComplex(type->scalarKind())) {
+      notSupportedYet(arg.range(), "a complex part in complex(re, im)");
       ok = false;
     }
     ofComplex |= isComplex(type->scalarKind());
@@ -94,6 +96,49 @@ const Type *Sema::checkConjugate(CallExpr &expr) {
   if (!isComplex(object.type->scalarKind()))
     expr.constant = object.constant;
   return setType(expr, object.type);
+}
+
+std::optional<std::complex<double>> Sema::complexConstantOf(const Expr &value) const {
+  using Complex = std::complex<double>;
+  if (value.type->isError() || !value.type->isScalar())
+    return std::nullopt;
+  if (value.constant && !value.constant->exceedsInt64)
+    return Complex(value.constant->asDouble(), 0.0);
+  if (auto *imag = dyn_cast<ImagLiteralExpr>(&value))
+    return Complex(0.0, imag->value);
+  if (auto *name = dyn_cast<NameExpr>(&value))
+    return name->symbol ? name->symbol->complexConstant : std::nullopt;
+  if (auto *unary = dyn_cast<UnaryExpr>(&value)) {
+    std::optional<Complex> operand = complexConstantOf(*unary->operand);
+    if (!operand || (unary->op != UnaryOp::Minus && unary->op != UnaryOp::Plus))
+      return std::nullopt;
+    return unary->op == UnaryOp::Minus ? Complex(-operand->real(), -operand->imag()) : *operand;
+  }
+  if (auto *binary = dyn_cast<BinaryExpr>(&value)) {
+    std::optional<Complex> a = complexConstantOf(*binary->lhs), b = complexConstantOf(*binary->rhs);
+    if (!a || !b)
+      return std::nullopt;
+    // Python's formulas, as lowerComplex's functions compute them.
+    switch (binary->op) {
+    case BinaryOp::Add:
+      return Complex(a->real() + b->real(), a->imag() + b->imag());
+    case BinaryOp::Sub:
+      return Complex(a->real() - b->real(), a->imag() - b->imag());
+    case BinaryOp::Mul:
+      return Complex(a->real() * b->real() - a->imag() * b->imag(), a->real() * b->imag() + a->imag() * b->real());
+    default:
+      return std::nullopt;
+    }
+  }
+  auto *call = dyn_cast<CallExpr>(&value);
+  if (call && call->function == Builtin::Complex) {
+    std::optional<Complex> re = complexConstantOf(*call->args[0]);
+    std::optional<Complex> im = call->args.size() == 2 ? complexConstantOf(*call->args[1]) : Complex(0.0, 0.0);
+    if (!re || !im || re->imag() != 0 || im->imag() != 0)
+      return std::nullopt;
+    return Complex(re->real(), im->real());
+  }
+  return std::nullopt;
 }
 
 } // namespace pyk::sema

@@ -421,6 +421,10 @@ private:
   /// an error, as Python's (a part has to be chosen). True when the value
   /// may become `to`; `action` is what would convert it ("store").
   bool checkNotComplexToReal(const Type *valueType, SourceRange at, ScalarKind to, const char *action);
+  /// The value of a complex expression made of numbers known at compile
+  /// time (literals, module constants, + - * and unary -, complex(re,
+  /// im)), as Python computes it; none for any other.
+  std::optional<std::complex<double>> complexConstantOf(const ast::Expr &value) const;
   /// Reports a call with effects that is not the whole of its statement.
   bool requireWholeStatement(ast::CallExpr &expr, const std::string &name);
   /// Checks that an argument of `valueType` may be passed for a parameter

@@ -10,6 +10,7 @@
 #include "AST.h"
 
 #include <memory>
+#include <complex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -113,6 +114,8 @@ struct Symbol {
   /// Record locals (`r = ps[i]`): the array of records whose elements the
   /// local names.
   const Symbol *recordArray = nullptr;
+  /// Complex constants (`J = 1j`): the value, a Python complex (weak too).
+  std::optional<std::complex<double>> complexConstant = std::nullopt;
 };
 
 /// Whether a local's name is one pyk made (the counter of `for v in x`,

@@ -22,6 +22,14 @@ ExprPtr Lowering::numberPart(const ast::AttributeExpr &e) {
   return expr(*e.object);
 }
 
+ExprPtr Lowering::complexOf(std::complex<double> value, Type type, SourceRange loc) {
+  const Type float64 = Type::scalarType(ScalarKind::Float64);
+  return castTo(std::make_unique<ComplexMake>(loc, Type::scalarType(ScalarKind::Complex128),
+                                              std::make_unique<Constant>(loc, float64, 0, value.real()),
+                                              std::make_unique<Constant>(loc, float64, 0, value.imag())),
+                type);
+}
+
 ExprPtr Lowering::complexCall(const ast::CallExpr &e) {
   const Type type = toIRType(e.type);
   if (e.function == Builtin::Conjugate) {

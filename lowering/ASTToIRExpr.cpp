@@ -97,13 +97,11 @@ ExprPtr Lowering::expr(const ast::Expr &e) {
     return constantOf(*e.constant, toIRType(e.type), e.range());
   switch (e.kind()) {
   case ast::NodeKind::NameExpr:
+    if (const auto &complex = cast<ast::NameExpr>(e).symbol->complexConstant)
+      return complexOf(*complex, toIRType(e.type), e.range());
     return std::make_unique<VarRef>(e.range(), vars_.at(cast<ast::NameExpr>(e).symbol));
-  case ast::NodeKind::ImagLiteralExpr: {
-    const Type float64 = Type::scalarType(ScalarKind::Float64);
-    return std::make_unique<ComplexMake>(
-        e.range(), toIRType(e.type), std::make_unique<Constant>(e.range(), float64, 0, 0.0),
-        std::make_unique<Constant>(e.range(), float64, 0, cast<ast::ImagLiteralExpr>(e).value));
-  }
+  case ast::NodeKind::ImagLiteralExpr:
+    return complexOf({0.0, cast<ast::ImagLiteralExpr>(e).value}, toIRType(e.type), e.range());
   case ast::NodeKind::AttributeExpr:
     return attribute(cast<ast::AttributeExpr>(e));
   case ast::NodeKind::SubscriptExpr:

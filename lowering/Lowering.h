@@ -11,6 +11,7 @@
 #include "IR.h"
 #include "Sema.h"
 
+#include <complex>
 #include <map>
 #include <optional>
 #include <set>
@@ -202,6 +203,9 @@ private:
   ExprPtr numberPart(const ast::AttributeExpr &e);
   /// complex(re[, im]) and z.conjugate().
   ExprPtr complexCall(const ast::CallExpr &e);
+  /// A complex number known at compile time (`2j`, a module constant), of
+  /// complex `type`.
+  static ExprPtr complexOf(std::complex<double> value, Type type, SourceRange loc);
 
   ExprPtr call(const ast::CallExpr &e);
 

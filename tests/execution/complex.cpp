@@ -98,7 +98,7 @@ int main() {
   auto dx = pyk::to_device(x), dy = pyk::to_device(y);
 
   {
-    const int rows = 14;
+    const int rows = 15;
     const C s(0.5, -2);
     auto out = pyk::device_empty<C>({rows, n});
     auto flags = pyk::device_empty<std::int32_t>({4, n});
@@ -125,7 +125,8 @@ int main() {
                             t,
                             C(std::hypot(a.real(), a.imag()), a.imag() - a.real()),
                             mul(a, C(2.5, 0)) - C(1, 0),
-                            quotient(C(3, 0), a)};
+                            quotient(C(3, 0), a),
+                            mul(a, C(0.6, 0.8)) + mul(C(0.5, -1), C(-0.0, -1))};
       for (int row = 0; row < rows; ++row) {
         const C g = got[row * n + i];
         // The powers through polar form call the math library: a GPU's
@@ -149,18 +150,19 @@ int main() {
     }
     auto dxs = pyk::to_device(xs), dys = pyk::to_device(ys);
     auto dr = pyk::to_device(r);
-    auto out = pyk::device_empty<F>({6, n});
+    auto out = pyk::device_empty<F>({7, n});
     auto parts = pyk::device_empty<float>({4, n});
     pyk::kernels::single({(n + 63) / 64, 64}, dxs, dys, dr, out, parts);
-    std::vector<F> got(6 * n);
+    std::vector<F> got(7 * n);
     std::vector<float> gotParts(4 * n);
     out.copy_to_host(got);
     parts.copy_to_host(gotParts);
     for (int i = 0; i < n; ++i) {
       const F a = xs[i], b = ys[i];
-      const F want[6] = {mul(a, b) + F(0, 2), quotient(a, b), mul(a, F(r[i], 0)),
-                         F(r[i], r[i] * 2),   F(r[i], 0),     mul(mul(F(1, 0), a), mul(a, a))};
-      for (int row = 0; row < 6; ++row) {
+      const F want[7] = {mul(a, b) + F(0, 2),  quotient(a, b), mul(a, F(r[i], 0)),
+                         F(r[i], r[i] * 2),    F(r[i], 0),     mul(mul(F(1, 0), a), mul(a, a)),
+                         mul(a, F(0.6f, 0.8f))};
+      for (int row = 0; row < 7; ++row) {
         const F g = got[row * n + i];
         checks.expect(at("complex64", row, i), same(C(g.real(), g.imag()), C(want[row].real(), want[row].imag())));
       }
