@@ -29,14 +29,16 @@ bool Sema::checkLiteralFits(Expr &expr, ScalarKind kind) {
 }
 
 std::string Sema::sourceText(SourceRange range) const {
-  const std::string &text = realDiags_->file().text();
+  // The range's own file: a device function of an imported one is checked
+  // too.
+  const std::string &text = realDiags_->fileOf(range.begin).text();
   if (!range.isValid() || range.end.offset < range.begin.offset || range.end.offset > text.size())
     return "...";
   return text.substr(range.begin.offset, range.end.offset - range.begin.offset);
 }
 
 std::string Sema::sourceTextInParentheses(SourceRange range) const {
-  const std::string &text = realDiags_->file().text();
+  const std::string &text = realDiags_->fileOf(range.begin).text();
   if (!range.isValid() || range.end.offset < range.begin.offset || range.end.offset > text.size())
     return "...";
   size_t begin = range.begin.offset, end = range.end.offset;
