@@ -7,6 +7,8 @@
 #include "llvm/Support/Casting.h"
 
 #include <cassert>
+#include <cmath>
+#include <optional>
 
 namespace pyk::ir {
 namespace {
@@ -23,6 +25,19 @@ ExprPtr callOf(const Function &callee, SourceRange loc, ExprPtr a, ExprPtr b = n
 
 bool isComplexValue(const Expr &e) {
   return e.type().isScalar() && isComplex(e.type().scalar);
+}
+
+/// `z ** 2`, `z ** -3.0`: an exponent known to be an integer that ** takes
+/// by repeated multiplication (magnitude at most 100, and not 0, which
+/// gives 1 whatever z is), so that the rest of ** is not compiled.
+std::optional<int32_t> constantIntegralExponent(const Expr &exponent) {
+  auto *made = dyn_cast<ComplexMake>(&exponent);
+  auto *re = made ? dyn_cast<Constant>(made->real.get()) : nullptr;
+  auto *im = made ? dyn_cast<Constant>(made->imag.get()) : nullptr;
+  if (!re || !im || im->floatValue != 0 || re->floatValue != std::floor(re->floatValue) ||
+      std::fabs(re->floatValue) > 100 || re->floatValue == 0)
+    return std::nullopt;
+  return static_cast<int32_t>(re->floatValue);
 }
 
 /// The primitive form of a complex operation, or null where `e` is none.
@@ -45,6 +60,9 @@ ExprPtr lowered(Expr &e, PythonOpFunctions &functions) {
   if (auto *b = dyn_cast<Binary>(&e)) {
     if (!isComplexValue(e))
       return nullptr;
+    if (std::optional<int32_t> n = b->op == BinaryOp::Pow ? constantIntegralExponent(*b->rhs) : std::nullopt)
+      return callOf(functions.complexIntegerPower(e.type().scalar), loc, std::move(b->lhs),
+                    std::make_unique<Constant>(loc, Type::scalarType(ScalarKind::Int32), *n, double(*n)));
     return callOf(functions.complexArithmetic(b->op, e.type().scalar), loc, std::move(b->lhs), std::move(b->rhs));
   }
   if (auto *u = dyn_cast<Unary>(&e)) {

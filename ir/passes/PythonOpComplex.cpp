@@ -10,8 +10,9 @@
 //                    infinities and NaNs (a / |0|, part by part);
 //   **               CPython's complex_pow: z ** 0 is 1; an integral
 //                    exponent of magnitude at most 100 by repeated
-//                    multiplication (so z ** 2 is z * z), any other through
-//                    polar form, |z| ** w and its angle;
+//                    multiplication (so z ** 2 is z * z; a constant one
+//                    calls that part alone), any other through polar form,
+//                    |z| ** w and its angle;
 //   abs(z)           hypot(re, im); z == w both parts equal (ordered).
 //
 //===----------------------------------------------------------------------===//
@@ -132,38 +133,20 @@ const Function &PythonOpFunctions::complexArithmetic(BinaryOp op, ScalarKind kin
     const std::string name = nameOf("pow", kind);
     if (Function *existing = find(name))
       return *existing;
-    const Function &multiply = complexArithmetic(BinaryOp::Mul, kind);
-    const Function &divide = complexArithmetic(BinaryOp::Div, kind);
+    const Function &integral = complexIntegerPower(kind);
     Writer w{make(name,
                   "a ** b on complex numbers, as CPython's complex_pow: b == 0 gives 1; an integral b of magnitude\n"
                   "at most 100, repeated multiplication; any other, polar form.",
                   type)};
     const Variable *a = w.param("a", kind), *b = w.param("b", kind);
-    auto one = [&] { return complexOf(kind, real(p, 1), real(p, 0)); };
     w.function.body.push_back(ifThen(
         logical(LogicalOp::And, compare(CompareOp::Eq, re(b), real(p, 0)), compare(CompareOp::Eq, im(b), real(p, 0))),
-        block(returnOf(one()))));
-    // Integral exponents: bit by bit from the lowest, squaring the base.
-    const ScalarKind i32 = ScalarKind::Int32;
-    const Variable *rest = w.function.addLocal("rest", Type::scalarType(i32), {});
-    const Variable *result = w.function.addLocal("result", type, {});
-    const Variable *power = w.function.addLocal("power", type, {});
-    StmtList step;
-    w.assign(step, result,
-             select(compare(CompareOp::Ne, binary(BinaryOp::And, ref(rest), integer(i32, 1)), integer(i32, 0)),
-                    callOf(multiply, ref(result), ref(power)), ref(result)));
-    w.assign(step, power, callOf(multiply, ref(power), ref(power)));
-    w.assign(step, rest, binary(BinaryOp::CShr, ref(rest), integer(i32, 1)));
-    StmtList integral = block(
-        std::make_unique<Declare>(SourceRange{}, rest, cast(i32, math(p, "fabs", re(b)))),
-        std::make_unique<Declare>(SourceRange{}, result, one()),
-        std::make_unique<Declare>(SourceRange{}, power, ref(a)),
-        std::make_unique<While>(SourceRange{}, compare(CompareOp::Gt, ref(rest), integer(i32, 0)), std::move(step)),
-        returnOf(select(compare(CompareOp::Lt, re(b), real(p, 0)), callOf(divide, one(), ref(result)), ref(result))));
+        block(returnOf(complexOf(kind, real(p, 1), real(p, 0))))));
     auto isIntegral = logical(LogicalOp::And, compare(CompareOp::Eq, im(b), real(p, 0)),
                               logical(LogicalOp::And, compare(CompareOp::Eq, math(p, "floor", re(b)), re(b)),
                                       compare(CompareOp::Le, math(p, "fabs", re(b)), real(p, 100))));
-    w.function.body.push_back(ifThen(std::move(isIntegral), std::move(integral)));
+    w.function.body.push_back(
+        ifThen(std::move(isIntegral), block(returnOf(callOf(integral, ref(a), cast(ScalarKind::Int32, re(b)))))));
     // Polar form: |a| ** re(b) * e ** (-angle * im(b)) at angle * re(b) + im(b) * log|a|.
     const Variable *magnitude = w.local("magnitude", p, math(p, "hypot", re(a), im(a)));
     const Variable *length = w.local("length", p, math(p, "pow", ref(magnitude), re(b)));
@@ -183,6 +166,37 @@ const Function &PythonOpFunctions::complexArithmetic(BinaryOp op, ScalarKind kin
     assert(false && "Sema allows only + - * / ** on complex numbers");
     return complexNegate(kind);
   }
+}
+
+const Function &PythonOpFunctions::complexIntegerPower(ScalarKind kind) {
+  const std::string name = nameOf("powi", kind);
+  if (Function *existing = find(name))
+    return *existing;
+  const ScalarKind p = complexPart(kind), i32 = ScalarKind::Int32;
+  const Type type = Type::scalarType(kind);
+  const Function &multiply = complexArithmetic(BinaryOp::Mul, kind);
+  const Function &divide = complexArithmetic(BinaryOp::Div, kind);
+  Writer w{make(name,
+                "a ** n for an integer n, as CPython's c_powi: bit by bit from the lowest, squaring the base\n"
+                "(from 1, so a ** 1 is 1 * a); a negative n, 1 / a ** -n.",
+                type)};
+  const Variable *a = w.param("a", kind), *n = w.param("n", i32);
+  auto one = [&] { return complexOf(kind, real(p, 1), real(p, 0)); };
+  const Variable *rest =
+      w.local("rest", i32, select(compare(CompareOp::Lt, ref(n), integer(i32, 0)),
+                                  binary(BinaryOp::Sub, integer(i32, 0), ref(n)), ref(n)));
+  const Variable *result = w.local("result", kind, one());
+  const Variable *power = w.local("power", kind, ref(a));
+  StmtList step;
+  w.assign(step, result,
+           select(compare(CompareOp::Ne, binary(BinaryOp::And, ref(rest), integer(i32, 1)), integer(i32, 0)),
+                  callOf(multiply, ref(result), ref(power)), ref(result)));
+  w.assign(step, power, callOf(multiply, ref(power), ref(power)));
+  w.assign(step, rest, binary(BinaryOp::CShr, ref(rest), integer(i32, 1)));
+  w.function.body.push_back(
+      std::make_unique<While>(SourceRange{}, compare(CompareOp::Gt, ref(rest), integer(i32, 0)), std::move(step)));
+  w.ret(select(compare(CompareOp::Lt, ref(n), integer(i32, 0)), callOf(divide, one(), ref(result)), ref(result)));
+  return w.function;
 }
 
 const Function &PythonOpFunctions::complexNegate(ScalarKind kind) {

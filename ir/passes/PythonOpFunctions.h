@@ -46,6 +46,9 @@ public:
   /// + - * / and ** of two complex values, as CPython and Numba compute
   /// them (ComplexFunctions' comments say how).
   const Function &complexArithmetic(BinaryOp op, ScalarKind kind);
+  /// a ** n of a complex a and an int32 n, repeated multiplication (the
+  /// part of ** that an integral exponent takes).
+  const Function &complexIntegerPower(ScalarKind kind);
   /// -z; z.conjugate(); abs(z), a float; z == w, a bool.
   const Function &complexNegate(ScalarKind kind);
   const Function &complexConjugate(ScalarKind kind);
