@@ -123,6 +123,12 @@ class Bench:
         dout.copy_to_device(np.full(n, np.nan, np.float16))
         self.run("haxpy", lambda: module.haxpy[grid, block](ha, dhx, dhy, dout),
                  check((ha * hx + hy).astype(np.float32), 2.0**-9), None)
+        # complex64: a few roundings apart (fma or not).
+        cx, cy, ca = (x + 1j * y).astype(np.complex64), (y - 1j * x).astype(np.complex64), np.complex64(a - 0.5j)
+        dcx, dcy = cuda.to_device(cx), cuda.to_device(cy)
+        dout = cuda.device_array(n, np.complex64)
+        dout.copy_to_device(np.full(n, np.nan, np.complex64))
+        self.run("caxpy", lambda: module.caxpy[grid, block](ca, dcx, dcy, dout), check(ca * cx + cy, 1e-6), None)
 
     def stencil(self, module):
         np, cuda, side = self.np, self.cuda, self.sizes["stencil_side"]

@@ -33,6 +33,7 @@
 #include "handwritten.h"
 
 #include <cmath>
+#include <complex>
 #include <cstdio>
 
 namespace bench {
@@ -137,6 +138,44 @@ void elementwise(const Context &context, std::int64_t n, std::vector<KernelRow> 
                     },
                     {}});
   rows.push_back(haxpy);
+
+  // complex64: twice saxpy's bytes, the product's four multiplications and
+  // two additions, then the sum's two. fma or not: allow a few roundings.
+  using Complex = std::complex<float>;
+  std::vector<Complex> cx(n), cy(n), caxpyWant(n), cgot(n);
+  const Complex ca(a, -0.5f);
+  parallelFor(n, [&](std::int64_t begin, std::int64_t end) {
+    for (std::int64_t i = begin; i < end; ++i) {
+      cx[i] = Complex(x[i], y[i]);
+      cy[i] = Complex(y[i], -x[i]);
+      caxpyWant[i] = Complex(ca.real() * cx[i].real() - ca.imag() * cx[i].imag() + cy[i].real(),
+                             ca.real() * cx[i].imag() + ca.imag() * cx[i].real() + cy[i].imag());
+    }
+  });
+  auto dcx = pyk::to_device(cx), dcy = pyk::to_device(cy);
+  auto cout = pyk::device_empty<Complex>({n});
+  auto floats = [](auto &array) { return reinterpret_cast<float *>(array.data()); };
+  KernelRow caxpy{"caxpy", describe(n, "complex64"), 24.0 * n, 8.0 * n, true};
+  runVariants(context, caxpy,
+              {{PykPtx, [&] { pyk::kernels::caxpy({blocks, 256}, ca, dcx, dcy, cout); }},
+               {PykPtx32, [&] { pyk::kernels::caxpy_i32({blocks, 256}, ca, dcx, dcy, cout); }},
+               {PykCuda, [&] { pyk::kernels::caxpy_cu({blocks, 256}, ca, dcx, dcy, cout); }},
+               {Hand, [&] {
+                  handCheck(hand::caxpy(shape, ca.real(), ca.imag(), floats(dcx), floats(dcy), floats(cout), int(n)),
+                            "caxpy");
+                }}},
+              Check{[&] { deviceFill(context.gpu, cout.data(), 0xFF, cout.bytes()); },
+                    [&] {
+                      cout.copy_to_host(cgot);
+                      Mismatches bad("out");
+                      for (std::int64_t i = 0; i < n; ++i) {
+                        bad.check(i, cgot[i].real(), caxpyWant[i].real(), 1e-6);
+                        bad.check(i, cgot[i].imag(), caxpyWant[i].imag(), 1e-6);
+                      }
+                      return bad.result();
+                    },
+                    {}});
+  rows.push_back(caxpy);
 }
 
 /// One Jacobi step on a side x side grid; only the interior is written.

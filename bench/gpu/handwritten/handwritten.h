@@ -25,6 +25,9 @@ cudaError_t copy_float4(Shape s, const float *from, float *to, std::int64_t n);
 // out[i] = a * x[i] + y[i] in float16 (__hfma), the values as their bits.
 cudaError_t haxpy(Shape s, std::uint16_t aBits, const std::uint16_t *x, const std::uint16_t *y, std::uint16_t *out,
                   int n);
+// out[i] = a * x[i] + y[i] in complex64 (cuCmulf, cuCaddf), each element two
+// floats, the real part first.
+cudaError_t caxpy(Shape s, float aReal, float aImag, const float *x, const float *y, float *out, int n);
 
 // stencil.cu: one Jacobi step on a rows x cols row-major grid.
 cudaError_t jacobi_step(Shape s, const float *src, float *dst, int rows, int cols);
