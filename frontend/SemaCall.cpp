@@ -316,11 +316,6 @@ const Type *Sema::checkPrint(CallExpr &expr) {
     if (!type->isScalar()) {
       error(arg->range()) << "print() prints strings and numbers, not " << describe(*arg);
       ok = false;
-    } else if (isComplex(type->scalarKind())) {
-      const std::string text = sourceText(arg->range());
-      error(arg->range()) << "print() of a complex number is not supported yet; print its parts, as in 'print(" << text
-                          << ".real, " << text << ".imag)'";
-      ok = false;
     }
   }
   for (KeywordArgument &keyword : expr.keywords) {

@@ -141,7 +141,10 @@ std::string Print::format() const {
       continue;
     }
     const ScalarKind kind = part.value->type().scalar;
-    format += kind == ScalarKind::Bool ? "%s" : isFloat(kind) ? "%g" : isUnsignedInteger(kind) ? "%llu" : "%lld";
+    format += kind == ScalarKind::Bool       ? "%s"
+              : isFloat(kind)                ? (part.withSign ? "%+g" : "%g")
+              : isUnsignedInteger(kind)      ? "%llu"
+                                             : "%lld";
   }
   return format;
 }

@@ -138,6 +138,9 @@ public:
   struct Part {
     std::string text; // used when value is null
     ExprPtr value;
+    /// A float printed with its sign, `+` too: a complex number's
+    /// imaginary part, as in `(1.5-2j)`.
+    bool withSign = false;
   };
   Print(SourceRange loc, std::vector<Part> parts) : Stmt(NodeKind::Print, loc), parts(std::move(parts)) {}
   PYK_IR_CLASSOF(Print)

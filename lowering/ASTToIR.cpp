@@ -477,10 +477,23 @@ void Lowering::print(const ast::CallExpr &call, StmtList &out) {
   for (size_t i = 0; i < call.args.size(); ++i) {
     if (i > 0)
       parts.push_back({sep, nullptr});
-    if (auto *text = dyn_cast<ast::StringLiteralExpr>(call.args[i].get()))
+    if (auto *text = dyn_cast<ast::StringLiteralExpr>(call.args[i].get())) {
       parts.push_back({text->value, nullptr});
-    else
-      parts.push_back({"", expr(*call.args[i])});
+      continue;
+    }
+    ExprPtr value = expr(*call.args[i]);
+    if (!isComplex(value->type().scalar)) {
+      parts.push_back({"", std::move(value)});
+      continue;
+    }
+    // A complex number as Python writes it, (1.5-2j): its parts, the
+    // imaginary one with its sign, of the value computed once.
+    value = evaluatedOnce(std::move(value), "pyk_printed", out);
+    ExprPtr again = copyOfStable(*value);
+    parts.push_back({"(", nullptr});
+    parts.push_back({"", std::make_unique<ComplexPart>(value->loc(), std::move(value), false)});
+    parts.push_back({"", std::make_unique<ComplexPart>(again->loc(), std::move(again), true), true});
+    parts.push_back({"j)", nullptr});
   }
   parts.push_back({end, nullptr});
   out.push_back(std::make_unique<Print>(call.range(), std::move(parts)));
