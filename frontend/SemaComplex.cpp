@@ -133,7 +133,9 @@ std::optional<std::complex<double>> Sema::complexConstantOf(const Expr &value) c
   auto *call = dyn_cast<CallExpr>(&value);
   if (call && call->function == Builtin::Complex) {
     std::optional<Complex> re = complexConstantOf(*call->args[0]);
-    std::optional<Complex> im = call->args.size() == 2 ? complexConstantOf(*call->args[1]) : Complex(0.0, 0.0);
+    if (call->args.size() == 1)
+      return re;
+    std::optional<Complex> im = complexConstantOf(*call->args[1]);
     if (!re || !im || re->imag() != 0 || im->imag() != 0)
       return std::nullopt;
     return Complex(re->real(), im->real());
