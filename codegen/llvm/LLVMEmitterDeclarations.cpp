@@ -133,6 +133,11 @@ void FunctionEmitter::attachDebugInfo() {
         llvm::DINode::FlagZero, llvm::DISubprogram::SPFlagDefinition);
     llvmFunction_->setSubprogram(subprogram);
     scope_ = subprogram;
+    // A compiler-made function (pyk_complex_powi_c64) has no line of the
+    // .pyk file; its calls still need a location in its scope: line 0,
+    // LLVM's "no source line".
+    if (!function_.loc.isValid())
+      builder_.SetCurrentDebugLocation(llvm::DILocation::get(context_, 0, 0, scope_));
   }
 }
 
