@@ -15,6 +15,9 @@ config.substitutions.append(("%pykc", config.pykc))
 config.substitutions.append(("%examples", os.path.join(config.pyk_source_root, "examples")))
 config.substitutions.append(("%cxx", "c++"))
 config.substitutions.append(("%pyk_include", os.path.join(config.pyk_source_root, "runtime", "include")))
+# What a program that calls launch functions links: the runtime and its
+# system libraries.
+config.substitutions.append(("%pyk_runtime", config.pyk_runtime_library + " -ldl -lpthread"))
 llvm_bin = config.llvm_tools_dir
 config.substitutions.append(("FileCheck", os.path.join(llvm_bin, "FileCheck")))
 config.substitutions.append(("not ", os.path.join(llvm_bin, "not") + " "))

@@ -165,6 +165,33 @@ std::string commentText(llvm::StringRef text) {
   return result;
 }
 
+/// `bytes` as a C++ string literal, in lines of adjacent literals: printable
+/// characters as themselves, every other byte as a three-digit octal escape
+/// (which, unlike a hex one, cannot run into a digit after it).
+void writeBytesLiteral(llvm::raw_ostream &os, llvm::StringRef bytes) {
+  constexpr size_t lineWidth = 96;
+  os << "\n    \"";
+  size_t column = 0;
+  for (const char c : bytes) {
+    if (column >= lineWidth) {
+      os << "\"\n    \"";
+      column = 0;
+    }
+    const auto byte = static_cast<unsigned char>(c);
+    if (c == '"' || c == '\\' || c == '?') { // '?': never part of a trigraph, whatever the C++ version
+      os << '\\' << c;
+      column += 2;
+    } else if (byte >= 0x20 && byte < 0x7f) {
+      os << c;
+      column += 1;
+    } else {
+      os << llvm::format("\\%03o", byte);
+      column += 4;
+    }
+  }
+  os << '"';
+}
+
 /// The structs of the file's own records, which C++ fills and passes
 /// (`std::vector<pyk::records::Point>`), with NumPy's layouts. Two files
 /// may define a record of the same name: it is defined once, and each
@@ -290,19 +317,19 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
     os << "};\n\n";
   }
   if (!options.cubins.empty()) {
-    os << "// The GPU code for these architectures, assembled by ptxas, so that\n"
-       << "// those GPUs do not compile the PTX at the first launch.\n";
+    // A string literal, not a list of byte values: a C++ compiler reads
+    // a large one several times faster.
+    os << "// The GPU code for these architectures (ELF images), assembled by\n"
+       << "// ptxas, so that those GPUs do not compile the PTX at the first launch.\n";
     for (const auto &[arch, bytes] : options.cubins) {
-      os << "const unsigned char pyk_cubin_" << arch << "[] = {";
-      for (size_t i = 0; i < bytes.size(); ++i) {
-        os << (i % 16 == 0 ? "\n    " : " ");
-        os << llvm::format("0x%02x,", static_cast<unsigned char>(bytes[i]));
-      }
-      os << "\n};\n";
+      os << "alignas(8) const unsigned char pyk_cubin_" << arch << "[] =";
+      writeBytesLiteral(os, bytes);
+      os << ";\n";
     }
-    os << "const pyk::detail::CubinImage pyk_cubins[] = {\n";
+    os << "// (Each size less the string literal's terminating zero.)\n"
+       << "const pyk::detail::CubinImage pyk_cubins[] = {\n";
     for (const auto &[arch, bytes] : options.cubins)
-      os << "    {\"" << arch << "\", pyk_cubin_" << arch << ", sizeof pyk_cubin_" << arch << "},\n";
+      os << "    {\"" << arch << "\", pyk_cubin_" << arch << ", sizeof pyk_cubin_" << arch << " - 1},\n";
     os << "};\n\n";
   }
   os << "const pyk::detail::KernelModule pyk_module{\"";
