@@ -444,11 +444,6 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
     for (const ExprPtr &arg : m.args)
       args.push_back(expr(*arg));
     at(e.loc());
-    // x ** 2: the product is pow's correctly rounded value, and LLVM
-    // cannot see through libdevice's pow to it, as it does for C's.
-    if (auto *exponent = m.name == "pow" ? llvm::dyn_cast<Constant>(m.args[1].get()) : nullptr;
-        exponent && exponent->floatValue == 2.0)
-      return builder_.CreateFMul(args[0], args[0]);
     const std::string name = m.name + (e.type().scalar == ScalarKind::Float32 ? "f" : "");
     if (args.size() == 1)
       return mathCall(name, {args[0]});

@@ -43,6 +43,16 @@ ExprPtr lowered(Binary &b, PythonOpFunctions &functions) {
     return call(callee, b.loc(), std::move(b.lhs), std::move(divisor));
   }
   case BinaryOp::Pow:
+    if (auto *exponent = llvm::dyn_cast<Constant>(b.rhs.get()); isFloat(kind) && exponent && exponent->floatValue == 2.0) {
+      // x ** 2: the correctly rounded square, pow's value (and Numba's),
+      // which no target's pow is seen to be (libdevice's hides it).
+      if (ExprPtr again = copyOfPure(*b.lhs))
+        return std::make_unique<Binary>(b.loc(), BinaryOp::Mul, std::move(b.lhs), std::move(again));
+      std::vector<ExprPtr> args;
+      args.push_back(std::move(b.lhs));
+      const Function &square = functions.square(kind);
+      return std::make_unique<Call>(b.loc(), &square, square.returnType, std::move(args));
+    }
     if (isFloat(kind)) {
       std::vector<ExprPtr> args;
       args.push_back(std::move(b.lhs));

@@ -243,6 +243,16 @@ const Function &PythonOpFunctions::minMax(bool isMin, ScalarKind kind) {
   return w.function;
 }
 
+const Function &PythonOpFunctions::square(ScalarKind kind) {
+  const std::string name = "pyk_square_" + Type::scalarType(kind).str();
+  if (Function *existing = find(name))
+    return *existing;
+  Writer w{make(name, "x ** 2: x * x, the correctly rounded square.", Type::scalarType(kind))};
+  const Variable *x = w.param("x", kind);
+  w.ret(binary(BinaryOp::Mul, ref(x), ref(x)));
+  return w.function;
+}
+
 ScalarKind PythonOpFunctions::unsignedOf(ScalarKind kind) {
   switch (byteWidth(kind)) {
   case 1:

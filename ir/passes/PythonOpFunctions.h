@@ -34,6 +34,8 @@ public:
   const Function &mod(ScalarKind kind);
   /// ** on integers, by repeated squaring, wrapping.
   const Function &integerPow(ScalarKind kind);
+  /// x ** 2 of a float: x * x, for an x to evaluate once.
+  const Function &square(ScalarKind kind);
   /// << and >> as NumPy: a count outside [0, bits) gives 0 (-1 for >> of a
   /// negative value).
   const Function &shift(bool left, ScalarKind kind);
