@@ -52,15 +52,15 @@ def table():
 
 
 def check_not_stale(entries):
-    names, macros, tokens = cuda_header_names.names_in(cuda_header_names.preprocessed_headers(nvcc))
+    names, macros, tokens = cuda_header_names.names_in(cuda_header_names.preprocessed_headers(nvcc, cxx))
     listed = {n for n in names if cuda_header_names.needs_listing(n)}
     missing = sorted(listed - set(entries))
     not_macro = sorted(n for n in listed & macros if n in entries and not entries[n])
     if missing or not_macro:
         fail("ir/CudaHeaderNames.inc is stale: the headers declare %s%s; regenerate it with\n"
-             "  scripts/cuda_header_names.py --nvcc %s -o ir/CudaHeaderNames.inc"
+             "  scripts/cuda_header_names.py --nvcc %s --cxx %s -o ir/CudaHeaderNames.inc"
              % (", ".join(missing[:50]) or "nothing new",
-                "; macros not marked as macros: " + ", ".join(not_macro[:50]) if not_macro else "", nvcc))
+                "; macros not marked as macros: " + ", ".join(not_macro[:50]) if not_macro else "", nvcc, cxx))
     print("table: %d names, none missing (%d names found now)" % (len(entries), len(listed)))
     return tokens
 
