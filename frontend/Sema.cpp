@@ -601,7 +601,7 @@ void Sema::checkParameters(FunctionDef &def, FunctionInfo &function, const std::
       continue;
     }
     if (param.defaultValue)
-      error(param.defaultValue->range()) << functionKindName(function) << " parameters cannot have default values";
+      checkDefaultValue(param, function);
     const Type *annotated = param.annotation ? evaluateTypeExpr(*param.annotation, false) : nullptr;
     warnIfNotPython(param.annotation.get());
     const Type *fromSignature =

@@ -392,8 +392,9 @@ const Type *Sema::checkGrid(CallExpr &expr) {
 // Device functions
 //===----------------------------------------------------------------------===//
 
-/// f(a, b): positional arguments that convert to f's parameter types as
-/// they would to variables of those types; arrays of exactly the
+/// f(a, b), f(a, scale=b), f(a) with defaults for the rest (bound to the
+/// parameters by bindArguments): arguments that convert to f's parameter
+/// types as they would to variables of those types; arrays of exactly the
 /// parameter's type. The call has f's return type; a call of a function
 /// with side effects must be the whole of its statement (see
 /// statementValue_), so that it runs once and in Python's order.
@@ -427,21 +428,11 @@ const Type *Sema::checkDeviceCall(CallExpr &expr, const Symbol &symbol) {
                                    "into a device function (@cuda.jit(device=True))";
     return setType(expr, types_.errorType());
   }
-  for (KeywordArgument &keyword : expr.keywords)
-    error(keyword.nameRange) << "keyword arguments to device functions are not supported; pass '" << keyword.name
-                             << "' by position";
-  if (!expr.keywords.empty())
+  if (signatureErrors_.count(callee)) // def f(*args), def f(a, a): reported there
+    return setType(expr, types_.errorType());
+  if (!bindArguments(expr, *callee, symbol))
     return setType(expr, types_.errorType());
   bool ok = true;
-  if (expr.args.size() != callee->params.size()) {
-    if (signatureErrors_.count(callee)) // def f(*args), def f(a, a): reported there
-      return setType(expr, types_.errorType());
-    const size_t count = callee->params.size();
-    error(expr.range()) << "'" << name << "' takes " << count << " argument" << (count == 1 ? "" : "s") << " but "
-                        << expr.args.size() << (expr.args.size() == 1 ? " was" : " were") << " given";
-    note(symbol.definition) << "'" << name << "' is defined here";
-    return setType(expr, types_.errorType());
-  }
   if (callee->generic) {
     // Numba's lazily typed device function: the version for these argument
     // types (the declared type where a parameter has one).

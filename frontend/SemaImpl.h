@@ -402,6 +402,15 @@ private:
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   const Type *checkLibdevice(ast::CallExpr &expr, const LibdeviceFunction &function);
   const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);
+  // SemaArguments.cpp
+  /// The call's arguments, one per parameter of `callee` in order: its
+  /// positional ones, its keywords moved to their places, default values
+  /// where arguments are left out; false after an error.
+  bool bindArguments(ast::CallExpr &expr, const FunctionInfo &callee, const Symbol &symbol);
+  /// A device function's default value: a constant, checked where Python
+  /// evaluates it (the module's scope).
+  void checkDefaultValue(ast::Parameter &param, const FunctionInfo &function);
+  const Type *checkInModuleScope(ast::Expr &value);
   // --- GPU memory builtins (SemaGpu.cpp) ------------------------------------
   static bool isGpuMemoryBuiltin(Builtin builtin);
   static bool isAtomicBuiltin(Builtin builtin);

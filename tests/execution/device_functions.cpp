@@ -79,5 +79,29 @@ int main() {
     checks.equal("row_sums", r, sums[r], want);
   }
 
+  // Values a multiple of 1/8, so that every result is exact in float32
+  // (whether or not the compiler fuses a multiply and an add).
+  const int values_count = 100;
+  std::vector<float> v(values_count);
+  for (int i = 0; i < values_count; ++i)
+    v[i] = static_cast<float>(i - 50) / 8.0f;
+  auto dv = pyk::to_device(v);
+  auto dvalues = pyk::device_empty<double>({values_count, 7});
+  pyk::kernels::defaults_and_keywords({1, 128}, dv, dvalues);
+  std::vector<double> values(values_count * 7);
+  dvalues.copy_to_host(values);
+  for (int i = 0; i < values_count; ++i) {
+    const double x = v[i]; // affine computes in float64: float32 * 2.0 (a float64 default)
+    const double want[] = {x * 2.0 + 3,
+                           x * 0.5 + 3,
+                           x * 2.0 - 1,
+                           -(x * 2.0 + 1.5),
+                           v[i] + (10.0f - v[i]) * 0.25f,
+                           1.0f + (v[i] - 1.0f) * 0.25f,
+                           v[i] + (4.0f - v[i]) * 0.75f};
+    for (int k = 0; k < 7; ++k)
+      checks.equal("defaults_and_keywords", i * 7 + k, values[i * 7 + k], want[k]);
+  }
+
   return checks.finish("device_functions");
 }

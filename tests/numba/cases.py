@@ -421,6 +421,9 @@ CASES = [
          lambda rng: [with_values(floats(rng, np.float32, (12, 5)), 0.0), zeros(np.float32, (12, 5))]),
     Case("numba/kernels/generic_device.pyk", "normalize_rows", (2, 1), (8, 8),
          lambda rng: [floats(rng, np.float64, (12, 5)), zeros(np.float64, (12, 5))]),
+    Case("numba/kernels/generic_device.pyk", "default_arguments", 2, 32,
+         lambda rng: [floats(rng, np.float32, N), ints(rng, np.int32, N, -1000, 1000), zeros(np.float64, (N, 4)),
+                      zeros(np.int64, (N, 2))]),
     # --- numba/kernels/cpu_jit.pyk: @njit and @numba.jit helpers, @numba.cuda.jit
     Case("numba/kernels/cpu_jit.pyk", "call_cpu_helpers", 2, 32,
          lambda rng: [floats(rng, np.float32, N), floats(rng, np.float32, N), floats(rng, np.float64, N),
