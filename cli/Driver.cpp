@@ -16,6 +16,8 @@
 #include "Sema.h"
 
 #include "llvm/IR/Verifier.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <algorithm>
@@ -178,6 +180,45 @@ bool emitCpuDeviceCode(const ir::Module &module, const Options &options, Diagnos
   return true;
 }
 
+/// The files `link=` names, each relative to the .pyk file's directory
+/// (or absolute), then those of --link, as absolute paths, each once;
+/// false after reporting one that does not exist.
+bool findLinkFiles(const ModuleInfo &info, const SourceFile &file, const Options &options, DiagnosticEngine &diags,
+                   std::vector<std::string> &found) {
+  llvm::SmallString<256> directory(file.name());
+  llvm::sys::fs::make_absolute(directory);
+  llvm::sys::path::remove_filename(directory);
+  bool ok = true;
+  for (const auto &[name, range] : info.linkFiles) {
+    llvm::SmallString<256> path(name);
+    if (!llvm::sys::path::is_absolute(path)) {
+      path = directory;
+      llvm::sys::path::append(path, name);
+    }
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    if (!llvm::sys::fs::is_regular_file(path)) {
+      diags.error(range) << "cannot find the file to link, '" << name << "' (looked for " << path.str()
+                         << "; a path is relative to the .pyk file)";
+      ok = false;
+      continue;
+    }
+    if (std::find(found.begin(), found.end(), std::string(path)) == found.end())
+      found.push_back(std::string(path));
+  }
+  for (const std::string &name : options.linkFiles) {
+    llvm::SmallString<256> path(name);
+    llvm::sys::fs::make_absolute(path);
+    llvm::sys::path::remove_dots(path, /*remove_dot_dot=*/true);
+    if (!llvm::sys::fs::is_regular_file(path)) {
+      diags.error(SourceRange()) << "cannot find the file to link, '" << name << "' (--link)";
+      ok = false;
+    } else if (std::find(found.begin(), found.end(), std::string(path)) == found.end()) {
+      found.push_back(std::string(path));
+    }
+  }
+  return ok;
+}
+
 /// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, and a cubin for each
 /// architecture of options.cubinArchs) and the CPU device's code, from the
 /// same IR.
@@ -188,7 +229,13 @@ Result emitLaunchFiles(const ir::Module &module, const Options &options, Diagnos
     return result;
 
   launch::LaunchEmitOptions launchOptions;
-  for (const std::string &cubinArch : options.cubinArchs) {
+  // PTX that calls a declared CUDA C++ function assembles only linked
+  // with that function's code, which the GPU paths do not compile yet
+  // (issue 17): until then the GPU gets the PTX alone, whose load names
+  // the missing function.
+  const std::vector<std::string> noCubins;
+  const std::vector<std::string> &cubinArchs = module.foreignFunctions.empty() ? options.cubinArchs : noCubins;
+  for (const std::string &cubinArch : cubinArchs) {
     // The embedded PTX is for the first architecture (or nvcc's); each
     // other one gets PTX of its own, which ptxas assembles.
     const std::string embeddedArch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
@@ -217,6 +264,8 @@ Result emitLaunchFiles(const ir::Module &module, const Options &options, Diagnos
   result.files.emplace_back(options.baseName + ".pyk.cpp", std::move(files.source));
   for (auto &file : cpuFiles)
     result.files.push_back(std::move(file));
+  result.files.emplace_back(options.baseName + ".pyk.link.cpp",
+                            cuda::emitLinkedFilesOnCpu(module, options.compilerVersion));
   return result;
 }
 
@@ -321,6 +370,9 @@ Result compile(const SourceFile &file, const Options &options, DiagnosticEngine 
     return failed();
   for (const auto &imported : result.imports->files)
     (*ir)->importedSourceNames.push_back(imported->name());
+  if (!findLinkFiles(*info, file, options, diags, result.linkFiles))
+    return failed();
+  (*ir)->linkFiles = result.linkFiles;
   (*ir)->unitId = options.unitId;
   if (options.emit == EmitKind::Ir) {
     ir::printModule(**ir, out);

@@ -60,6 +60,9 @@ struct Options {
   std::optional<std::string> embeddedPtx;
   /// Kernel signatures from the build (pykc --signature NAME=SIGNATURE).
   SemaOptions sema;
+  /// CUDA C++ files to link besides those the .pyk file names (pykc
+  /// --link; pyk_add_kernels LINK), relative to the working directory.
+  std::vector<std::string> linkFiles;
   /// --emit=host: also embed a cubin for each of these architectures
   /// (ptxas on the PTX for it), so that those GPUs load without JIT.
   std::vector<std::string> cubinArchs;
@@ -86,6 +89,9 @@ struct Result {
   /// The files the compiled file imports (ModuleImports.h): the
   /// diagnostics point into them, so they live as long as the result.
   std::unique_ptr<ImportedFiles> imports;
+  /// The CUDA C++ files the kernels link (`link=`), absolute paths: for
+  /// the depfile, since editing one changes the build.
+  std::vector<std::string> linkFiles;
 };
 
 /// Compiles `file` as `options` say; problems in the program go to `diags`.

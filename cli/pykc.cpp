@@ -102,6 +102,12 @@ llvm::cl::list<std::string> cubinArchs(
                    "compiling the PTX"),
     llvm::cl::value_desc("sm_XX,..."), llvm::cl::CommaSeparated, llvm::cl::cat(pykCategory));
 
+llvm::cl::list<std::string> linkFiles(
+    "link",
+    llvm::cl::desc("Link these CUDA C++ files, which define the functions the .pyk file declares with "
+                   "cuda.declare_device, besides those its link= options name (comma-separated)"),
+    llvm::cl::value_desc("file,..."), llvm::cl::CommaSeparated, llvm::cl::cat(pykCategory));
+
 llvm::cl::opt<std::string> embedPtx("embed-ptx",
                                     llvm::cl::desc("With --emit=host: embed the PTX in <file> (e.g. nvcc's, from the "
                                                    "CUDA C++ backend) instead of compiling the kernels with LLVM"),
@@ -150,9 +156,9 @@ std::optional<pyk::SourceFile> readInput(const std::string &path) {
   return pyk::SourceFile(path == "-" ? "<stdin>" : path, (*buffer)->getBuffer().str());
 }
 
-/// `--depfile`: `OUTPUT: INPUT IMPORTED...`, where OUTPUT is the first file
-/// written (NAME.pyk.h for --emit=host), so that a build reruns pykc when a
-/// file the kernels import changes.
+/// `--depfile`: `OUTPUT: INPUT IMPORTED... LINKED...`, where OUTPUT is the
+/// first file written (NAME.pyk.h for --emit=host), so that a build reruns
+/// pykc when a file the kernels import or link (`link=`) changes.
 bool writeDepFile(const pyk::driver::Result &result) {
   auto escaped = [](const std::string &path) {
     std::string text;
@@ -177,6 +183,8 @@ bool writeDepFile(const pyk::driver::Result &result) {
   if (result.imports)
     for (const std::string &path : result.imports->paths)
       rule += " " + escaped(path);
+  for (const std::string &path : result.linkFiles)
+    rule += " " + escaped(path);
   rule += "\n";
   return pyk::cli::writeOutputFile(depFile, rule, /*isText=*/true, llvm::errs());
 }
@@ -320,6 +328,7 @@ int main(int argc, char **argv) {
   options.lineDirectives = !noLineDirectives;
   options.checked = checked;
   options.cubinArchs.assign(cubinArchs.begin(), cubinArchs.end());
+  options.linkFiles.assign(linkFiles.begin(), linkFiles.end());
   options.cpuDeviceCode = cpuDeviceCode;
   options.remarks = remarks;
   options.printIrAfter.assign(printIrAfter.begin(), printIrAfter.end());

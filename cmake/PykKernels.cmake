@@ -1,12 +1,13 @@
 # pyk_add_kernels(TARGET <target> KERNELS a.pyk [b.pyk ...]
 #                 [ARCH sm_80 [sm_90 ...]] [BACKEND ptx] [CHECKED]
 #                 [INDEX_BITS 32] [SIGNATURES NAME "sig" [NAME "sig" ...]]
-#                 [CPU_DEVICE_CODE cuda])
+#                 [CPU_DEVICE_CODE cuda] [LINK functions.cu ...])
 #
 # Compiles each .pyk file with pykc at build time (again whenever it, or a
 # file it imports, changes)
-# into NAME.pyk.h, NAME.pyk.cpp (the launch functions, with the PTX embedded)
-# and NAME.pyk.cpu.o (the CPU device's code), adds them to <target>, puts
+# into NAME.pyk.h, NAME.pyk.cpp (the launch functions, with the PTX embedded),
+# NAME.pyk.cpu.o (the CPU device's code) and NAME.pyk.link.cpp (the CUDA C++
+# files the kernels link, compiled for the CPU device), adds them to <target>, puts
 # their directory on its include path and links pyk::runtime. The program
 # then includes "NAME.pyk.h" and calls pyk::kernels::KERNEL(...).
 #
@@ -39,8 +40,12 @@
 # name given several times gets a version per signature, and its launch
 # function an overload per version (pykc --signature NAME=SIG). With several
 # KERNELS files, a signature goes to the file that has `def NAME`.
+# LINK: CUDA C++ files that define the device functions the kernels declare
+# with cuda.declare_device (Numba's ABI), besides those `link=` names in the
+# .pyk files (pykc --link). The CPU device runs them compiled for the host
+# against pyk/CudaOnCpu.h (plain C++ and math); a GPU does not yet (issue 17).
 function(pyk_add_kernels)
-  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS;CPU_DEVICE_CODE" "KERNELS;ARCH;SIGNATURES")
+  cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS;CPU_DEVICE_CODE" "KERNELS;ARCH;SIGNATURES;LINK")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
     message(FATAL_ERROR "pyk_add_kernels: TARGET must name an existing target (got '${PYK_TARGET}')")
   endif()
@@ -80,6 +85,10 @@ function(pyk_add_kernels)
   # every pykc run of a kernel file (its CUDA C++, PTX and launch code
   # must agree).
   set(code_flags ${checked_flag} --index-bits=${PYK_INDEX_BITS})
+  foreach(linked IN LISTS PYK_LINK)
+    get_filename_component(linked_path "${linked}" ABSOLUTE)
+    list(APPEND code_flags "--link=${linked_path}")
+  endforeach()
   if(NOT PYK_ARCH)
     set(PYK_ARCH sm_75 sm_80 sm_90)
   endif()
@@ -136,7 +145,7 @@ function(pyk_add_kernels)
       endforeach()
     endif()
     list(APPEND code_flags_here ${code_flags} ${signature_flags})
-    set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp")
+    set(outputs "${out_dir}/${name}.pyk.h" "${out_dir}/${name}.pyk.cpp" "${out_dir}/${name}.pyk.link.cpp")
     if(PYK_CPU_DEVICE_CODE STREQUAL "cuda")
       list(APPEND outputs "${out_dir}/${name}.pyk.cpu.cpp")
       if(NOT PYK_BACKEND STREQUAL "cuda")

@@ -23,6 +23,7 @@
 
 namespace pyk {
 struct Symbol;
+struct ForeignFunction;
 }
 
 namespace pyk::ast {
@@ -273,6 +274,8 @@ public:
   const LibdeviceFunction *libdeviceFunction = nullptr;
   /// Set by Sema for a call of a device function: its definition.
   const FunctionDef *calleeDef = nullptr;
+  /// Set by Sema for a call of a CUDA C++ device function (declare_device).
+  const ForeignFunction *foreign = nullptr;
 };
 
 enum class UnaryOp { Plus, Minus, Invert, Not };

@@ -136,7 +136,6 @@ constexpr MissingNameKind notForKernels = MissingNameKind::NotAvailable;
 constexpr MissingNameEntry missingNames[] = {
     // CUDA Python in kernels, planned.
     {"cuda.random", planned},
-    {"cuda.declare_device", planned},
     // Types, planned.
     {"complex64", planned},
     {"complex128", planned},

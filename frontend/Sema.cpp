@@ -161,6 +161,8 @@ void Sema::declareConstant(NameExpr &target, Expr &value) {
     return declareSignatureConstant(target, value);
   if (looksLikeRecordDefinition(value))
     return declareRecordType(target, value);
+  if (looksLikeDeclareDevice(value))
+    return declareForeignFunction(target, llvm::cast<CallExpr>(value));
   if (looksLikeConstantArray(value))
     return declareConstantArray(target, value);
   // Declared even when its value is rejected (with the error type), so that
@@ -458,9 +460,10 @@ void Sema::checkDecoratorOption(KeywordArgument &keyword, FunctionInfo &function
   if (name == "max_registers" || name == "launch_bounds")
     return checkResourceOption(keyword, function);
   if (name == "link") {
-    // Before the value is looked at: it is a list of files, which kernels
-    // do not have.
-    notSupportedYet(keyword.nameRange, "option 'link' (external device functions)");
+    // The files that hold the code of the CUDA C++ functions the file
+    // declares (SemaForeign.cpp): the whole module links them, as Numba
+    // links them into every kernel that calls one.
+    addLinkFiles(*keyword.value);
     return;
   }
   if (auto *set = dyn_cast<UnsupportedExpr>(keyword.value.get());

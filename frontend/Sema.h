@@ -105,6 +105,11 @@ struct ModuleInfo {
   /// The record types the file defines (`Point = np.dtype([...])`); the IR
   /// shares them, since its types point at them.
   std::vector<std::shared_ptr<const RecordType>> recordTypes;
+  /// The CUDA C++ device functions the file declares (cuda.declare_device).
+  std::deque<ForeignFunction> foreignFunctions;
+  /// The files that hold their code, as the file names them (`link=` of
+  /// declare_device and of @cuda.jit), each once, in order, and where.
+  std::vector<std::pair<std::string, SourceRange>> linkFiles;
 
   const FunctionInfo *infoFor(const ast::FunctionDef *def) const {
     for (const FunctionInfo &function : functions)

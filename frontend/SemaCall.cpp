@@ -84,6 +84,13 @@ const Type *Sema::checkCall(CallExpr &expr) {
       }
       return checkDeviceCall(expr, *symbol);
     }
+    if (const Symbol *symbol = lookup(name->name); symbol && symbol->kind == SymbolKind::ForeignFunction) {
+      if (!function_) {
+        error(expr.range()) << "module constants cannot call functions; compute the value in the kernel";
+        return setType(expr, types_.errorType());
+      }
+      return checkForeignCall(expr, *symbol);
+    }
   }
   const Type *calleeType = checkExpr(*expr.callee);
   if (calleeType->isError())
@@ -117,6 +124,11 @@ const Type *Sema::checkCall(CallExpr &expr) {
     const LibdeviceFunction *function = name ? name->symbol->libdeviceFunction
                                              : libdeviceFunction(llvm::cast<AttributeExpr>(*expr.callee).attribute);
     return checkLibdevice(expr, *function);
+  }
+  if (expr.callee->builtin == Builtin::DeclareDevice) {
+    error(expr.range()) << "cuda.declare_device declares a CUDA C++ device function at module level, as in "
+                           "'mul = cuda.declare_device(\"mul\", \"float32(float32, float32)\")'";
+    return setType(expr, types_.errorType());
   }
   error(expr.callee->range()) << describe(*expr.callee) << " cannot be called";
   return setType(expr, types_.errorType());

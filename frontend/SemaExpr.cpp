@@ -181,6 +181,11 @@ const Type *Sema::checkName(NameExpr &expr) {
       error(expr.range()) << "prange() can only be iterated by a 'for' loop";
       return setType(expr, types_.errorType());
     }
+    if (symbol->builtin == Builtin::DeclareDevice) {
+      error(expr.range()) << "declare_device declares a CUDA C++ device function at module level, as in "
+                             "'mul = declare_device(\"mul\", \"float32(float32, float32)\")'";
+      return setType(expr, types_.errorType());
+    }
     if (symbol->builtin == Builtin::FromDtype) {
       error(expr.range()) << "from_dtype() makes a record type at module level, as in 'point_t = from_dtype(Point)'";
       return setType(expr, types_.errorType());
@@ -191,6 +196,7 @@ const Type *Sema::checkName(NameExpr &expr) {
     error(expr.range()) << "the type '" << expr.name << "' is not a value; convert with " << expr.name << "(x)";
     return setType(expr, types_.errorType());
   case SymbolKind::Function:
+  case SymbolKind::ForeignFunction:
     error(expr.range()) << "'" << expr.name << "' is a function, not a value; call it: '" << expr.name << "(...)'";
     return setType(expr, types_.errorType());
   case SymbolKind::Signature:

@@ -46,6 +46,11 @@ namespace pyk::sema {
 /// A parsed signature: `void(float32[:], float32)`.
 struct Iterable;
 
+/// `np.dtype`, `cuda.declare_device`: a callee's dotted name, its first part
+/// resolved where it is a builtin module; empty where it is not a chain of
+/// names (SemaRecordTypes.cpp).
+std::string dottedName(const ast::Expr &expr, const std::function<const Symbol *(const std::string &)> &lookup);
+
 struct Signature {
   /// Null where the signature gives the argument types alone
   /// (`(float32[:], int32)`).
@@ -402,6 +407,12 @@ private:
   const Type *checkMath(ast::CallExpr &expr, const MathFunctionInfo &function);
   const Type *checkLibdevice(ast::CallExpr &expr, const LibdeviceFunction &function);
   const Type *checkDeviceCall(ast::CallExpr &expr, const Symbol &callee);
+  // SemaForeign.cpp: cuda.declare_device and the files to link.
+  bool looksLikeDeclareDevice(const ast::Expr &value);
+  void declareForeignFunction(ast::NameExpr &target, ast::CallExpr &call);
+  /// `link=` of declare_device or @cuda.jit: a string or a list of them.
+  bool addLinkFiles(ast::Expr &value);
+  const Type *checkForeignCall(ast::CallExpr &expr, const Symbol &symbol);
   // SemaArguments.cpp
   /// The call's arguments, one per parameter of `callee` in order: its
   /// positional ones, its keywords moved to their places, default values

@@ -100,6 +100,8 @@ bool Sema::importName(const std::string &module, const ImportedName &name) {
     return bind(*builtinFromName("numba." + name.name));
   if ((module == "numba" || module == "numba.np.numpy_support") && name.name == "from_dtype")
     return bind(Builtin::FromDtype);
+  if (module == "numba.cuda" && name.name == "declare_device")
+    return bind(Builtin::DeclareDevice);
   const Builtin moduleKind = moduleBuiltin(module);
   const bool namesTypes = moduleKind == Builtin::NumbaModule || moduleKind == Builtin::CudaModule ||
                           moduleKind == Builtin::NumpyModule || moduleKind == Builtin::CupyModule ||

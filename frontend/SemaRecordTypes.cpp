@@ -33,7 +33,17 @@ bool isPythonIdentifier(std::string_view text) {
                      [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '_'; });
 }
 
-/// `np.dtype`, `numba.from_dtype`, `numba.np.numpy_support.from_dtype`: the
+bool isDtypeFunction(const std::string &dotted) {
+  return dotted == "np.dtype" || dotted == "cp.dtype";
+}
+
+bool isFromDtypeFunction(const std::string &dotted) {
+  return dotted == "numba.from_dtype" || dotted == "numba.np.numpy_support.from_dtype";
+}
+
+} // namespace
+
+/// `np.dtype`, `numba.from_dtype`, `cuda.declare_device`: the
 /// callee's dotted name, its first part resolved where it is a builtin
 /// module (`import numpy as xp` gives `np`); empty where it is not a chain of
 /// names.
@@ -50,16 +60,6 @@ std::string dottedName(const Expr &expr, const std::function<const Symbol *(cons
   }
   return "";
 }
-
-bool isDtypeFunction(const std::string &dotted) {
-  return dotted == "np.dtype" || dotted == "cp.dtype";
-}
-
-bool isFromDtypeFunction(const std::string &dotted) {
-  return dotted == "numba.from_dtype" || dotted == "numba.np.numpy_support.from_dtype";
-}
-
-} // namespace
 
 bool Sema::looksLikeRecordDefinition(const Expr &value) {
   auto *call = dyn_cast<CallExpr>(&value);

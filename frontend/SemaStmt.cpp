@@ -765,6 +765,8 @@ void Sema::checkExprStmt(ExprStmt &stmt) {
                             << "' writes no array and prints nothing" << (type->isVoid() ? "" : ", and its value is unused");
     return;
   }
+  if (call && call->foreign)
+    return; // CUDA C++, which may be called for its effects alone.
   if (call && type->isVoid() && call->function != Builtin::Print)
     error(stmt.range()) << "this expression has no value and does nothing";
   else if (!type->isError() && !type->isVoid())

@@ -47,6 +47,25 @@ enum class SymbolKind {
   Builtin,   ///< a builtin module or function: cuda, math, np, void
   Signature, ///< a module constant holding signatures for @cuda.jit
   RecordType, ///< a record type the file defines: `Point = np.dtype([...])`, `point_t = from_dtype(Point)`
+  ForeignFunction, ///< a CUDA C++ device function: `mul = cuda.declare_device("mul", "float32(float32, float32)")`
+};
+
+struct Symbol;
+
+/// A CUDA C++ device function that the file declares and its kernels call
+/// (cuda.declare_device), with Numba's ABI: `float32(float32, float32)`
+/// declared as "mul" is `extern "C" __device__ int mul(float *result, float
+/// a, float b)`, which stores its value through `result` and returns 0.
+/// Its code comes from a file the build links (`link=["functions.cu"]`).
+struct ForeignFunction {
+  /// The C name: the symbol the kernels call.
+  std::string name;
+  /// The value's type; parameters' types in order (scalars).
+  const Type *result = nullptr;
+  std::vector<const Type *> params;
+  /// For messages: "#1", "#2", ... (the declaration names no parameter).
+  std::vector<const Symbol *> paramSymbols;
+  SourceRange declaration;
 };
 
 /// What a value holds of the thread's position in the grid. The warning
@@ -116,6 +135,8 @@ struct Symbol {
   const Symbol *recordArray = nullptr;
   /// Complex constants (`J = 1j`): the value, a Python complex (weak too).
   std::optional<std::complex<double>> complexConstant = std::nullopt;
+  /// Foreign functions: which (owned by ModuleInfo::foreignFunctions).
+  const ForeignFunction *foreign = nullptr;
 };
 
 /// Whether a local's name is one pyk made (the counter of `for v in x`,

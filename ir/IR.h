@@ -166,6 +166,11 @@ struct Module {
   /// their own (SymbolNames.h). Empty: untagged (single-file tools).
   std::string unitId;
 
+  /// The CUDA C++ device functions that ForeignCalls call, and the files
+  /// that define them (`link=`), found by the driver: absolute paths.
+  std::vector<std::unique_ptr<ForeignFunction>> foreignFunctions;
+  std::vector<std::string> linkFiles;
+
   /// The record types the .pyk file defines, which types point at.
   std::vector<std::shared_ptr<const RecordType>> ownedRecordTypes;
 

@@ -440,6 +440,29 @@ public:
   int output;
 };
 
+/// A CUDA C++ device function that the .pyk file declares and that a linked
+/// file defines (cuda.declare_device), with Numba's ABI: `extern "C"
+/// __device__ int NAME(result *, params...)`, which stores its value through
+/// the pointer. Its code is the user's: like a Call, it may have effects,
+/// so lowering never duplicates one.
+struct ForeignFunction {
+  std::string name; ///< the C symbol
+  Type result;
+  std::vector<Type> params;
+  SourceRange loc; ///< the declaration
+};
+
+/// function(args): each argument has its parameter's type exactly; the
+/// call has the function's result type.
+class ForeignCall : public Expr {
+public:
+  ForeignCall(SourceRange loc, const ForeignFunction *function, std::vector<ExprPtr> args)
+      : Expr(NodeKind::ForeignCall, loc, function->result), function(function), args(std::move(args)) {}
+  PYK_IR_CLASSOF(ForeignCall)
+  const ForeignFunction *function;
+  std::vector<ExprPtr> args;
+};
+
 /// A copy of `e` when evaluating it again gives the same value within one
 /// statement (a constant, a variable, an extent, a thread register); null
 /// otherwise.

@@ -86,6 +86,9 @@ template <typename F> void rewriteExpr(ExprPtr &slot, F &&f) {
   case NodeKind::Call:
     each(llvm::cast<Call>(e).args);
     break;
+  case NodeKind::ForeignCall:
+    each(llvm::cast<ForeignCall>(e).args);
+    break;
   case NodeKind::GpuOp:
     each(llvm::cast<GpuOp>(e).args);
     break;

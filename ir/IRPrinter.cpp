@@ -236,6 +236,16 @@ public:
       os_ << ")";
       return;
     }
+    case NodeKind::ForeignCall: {
+      auto &f = cast<ForeignCall>(e);
+      os_ << "foreign @" << f.function->name << ":" << e.type().str() << "(";
+      for (size_t i = 0; i < f.args.size(); ++i) {
+        os_ << (i ? ", " : "");
+        expr(*f.args[i]);
+      }
+      os_ << ")";
+      return;
+    }
     case NodeKind::Call: {
       auto &c = cast<Call>(e);
       os_ << "call @" << c.callee->name << ":" << e.type().str() << "(";

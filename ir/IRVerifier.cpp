@@ -316,6 +316,18 @@ private:
     }
     case NodeKind::Call:
       return call(cast<Call>(e));
+    case NodeKind::ForeignCall: {
+      auto &f = cast<ForeignCall>(e);
+      if (f.args.size() != f.function->params.size()) {
+        fail(e, "foreign call with the wrong number of arguments");
+        return;
+      }
+      for (size_t i = 0; i < f.args.size(); ++i) {
+        expr(*f.args[i]);
+        requireType(e, *f.args[i], f.function->params[i], "argument");
+      }
+      return;
+    }
     case NodeKind::GpuOp: {
       auto &g = cast<GpuOp>(e);
       for (const ExprPtr &arg : g.args)

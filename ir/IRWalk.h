@@ -77,6 +77,10 @@ template <typename F> void forEachOperand(const Expr &e, F &&f) {
     for (const ExprPtr &arg : llvm::cast<Call>(e).args)
       f(*arg);
     return;
+  case NodeKind::ForeignCall:
+    for (const ExprPtr &arg : llvm::cast<ForeignCall>(e).args)
+      f(*arg);
+    return;
   case NodeKind::GpuOp:
     for (const ExprPtr &arg : llvm::cast<GpuOp>(e).args)
       f(*arg);
@@ -241,6 +245,7 @@ inline bool isCheapAndHarmless(const Expr &e, unsigned &budget) {
   case NodeKind::MathCall:
   case NodeKind::LibdeviceCall:
   case NodeKind::Call:
+  case NodeKind::ForeignCall:
   case NodeKind::GpuOp:
   case NodeKind::Atomic:
   case NodeKind::DivisorCheck:

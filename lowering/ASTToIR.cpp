@@ -413,7 +413,7 @@ void Lowering::stmt(const ast::Stmt &s, StmtList &out) {
       return print(*call, out);
     if (call && call->type->isTuple())
       tupleValues(*call, s.range(), out); // its values unused
-    else if (call && (call->calleeDef || isEffect(call->function)))
+    else if (call && (call->calleeDef || call->foreign || isEffect(call->function)))
       out.push_back(std::make_unique<Evaluate>(s.range(), expr(*call)));
     return; // Anything else has no effect: Sema warned about values left unused.
   }
@@ -707,13 +707,32 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
   // A version of a definition compiled more than once is named by its
   // parameter types (`scale_float32_1d_float32`), unless a name of the
   // file already means something else.
-  std::set<std::string> taken;
+  // The C names of the CUDA C++ functions the file declares are the
+  // linked code's: a function of the file named so becomes pyk_NAME.
+  lowering::ForeignMap foreign;
+  std::set<std::string> foreignNames;
+  for (const pyk::ForeignFunction &declared : info.foreignFunctions) {
+    auto function = std::make_unique<ForeignFunction>();
+    function->name = declared.name;
+    function->result = toIRType(declared.result);
+    for (const pyk::Type *param : declared.params)
+      function->params.push_back(toIRType(param));
+    function->loc = declared.declaration;
+    foreign[&declared] = function.get();
+    foreignNames.insert(declared.name);
+    result->foreignFunctions.push_back(std::move(function));
+  }
+  auto ownSymbol = [&](const std::string &name) {
+    const std::string symbol = kernelSymbol(name);
+    return foreignNames.count(symbol) ? "pyk_" + symbol : symbol;
+  };
+  std::set<std::string> taken(foreignNames);
   for (const FunctionInfo &function : info.functions)
-    taken.insert(kernelSymbol(function.def->name));
+    taken.insert(ownSymbol(function.def->name));
   auto symbolFor = [&](const FunctionInfo &function) {
     if (function.versionTag.empty())
-      return kernelSymbol(function.def->name);
-    const std::string base = kernelSymbol(function.def->name + "_" + function.versionTag);
+      return ownSymbol(function.def->name);
+    const std::string base = ownSymbol(function.def->name + "_" + function.versionTag);
     std::string symbol = base;
     for (unsigned n = 2; !taken.insert(symbol).second; ++n)
       symbol = base + "_" + std::to_string(n);
@@ -777,7 +796,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
         function->addResult("pyk_result_" + std::to_string(i), toIRType(functionInfo.returnType->elements()[i]),
                             def.nameRange);
     }
-    lowering::Lowering(functionInfo, *function, functions, file).run();
+    lowering::Lowering(functionInfo, *function, functions, foreign, file).run();
     functions[&def] = function.get();
     result->functions.push_back(std::move(function));
   }

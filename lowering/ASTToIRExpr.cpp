@@ -337,6 +337,16 @@ ExprPtr Lowering::deviceCall(const ast::CallExpr &e) {
   return std::make_unique<Call>(e.range(), &callee, callee.returnType, std::move(args));
 }
 
+/// mul(a, b) of a CUDA C++ function the file declares: each argument
+/// converted to its declared type.
+ExprPtr Lowering::foreignCall(const ast::CallExpr &e) {
+  const ForeignFunction &function = *foreign_.at(e.foreign);
+  std::vector<ExprPtr> args;
+  for (size_t i = 0; i < e.args.size(); ++i)
+    args.push_back(castTo(expr(*e.args[i]), function.params[i]));
+  return std::make_unique<ForeignCall>(e.range(), &function, std::move(args));
+}
+
 std::optional<GpuOpKind> Lowering::gpuOpOf(Builtin builtin) {
   switch (builtin) {
   case Builtin::SyncThreads:
@@ -549,6 +559,8 @@ ExprPtr Lowering::selp(const ast::CallExpr &e) {
 ExprPtr Lowering::call(const ast::CallExpr &e) {
   if (e.calleeDef)
     return deviceCall(e);
+  if (e.foreign)
+    return foreignCall(e);
   if (e.function == Builtin::Selp)
     return selp(e);
   if (isHalfFunction(e.function))

@@ -9,6 +9,7 @@
 
 #include "ASTToIR.h"
 #include "IRVerifier.h"
+#include "SymbolNames.h"
 #include "passes/BoundLocalMemory.h"
 #include "passes/CheckKernelLimits.h"
 #include "passes/InsertChecks.h"
@@ -71,6 +72,14 @@ std::vector<std::string> passNames() {
 
 llvm::Expected<std::unique_ptr<Module>> lowerAndOptimize(const ModuleInfo &info, const SourceFile &file,
                                                          DiagnosticEngine &diags, const LowerOptions &options) {
+  // A declared CUDA C++ function's C name is a symbol of the linked
+  // program: one the generated code declares for itself (a C library or
+  // CUDA function, a pyk_ helper) would be two functions' (SymbolNames.h).
+  for (const pyk::ForeignFunction &function : info.foreignFunctions)
+    if (isReservedInCxx(function.name))
+      diags.error(function.declaration) << "'" << function.name << "' is a name that C++, the C library or CUDA's "
+                                        << "headers have, which the generated code uses; give the CUDA C++ function "
+                                        << "another name";
   std::unique_ptr<Module> module = lowerToIR(info, file);
   module->narrowIndices = options.narrowIndices;
   if (llvm::Error error = verifyModule(*module))

@@ -43,12 +43,15 @@ struct AxisSlice {
 
 /// The Function of each definition lowered so far.
 using FunctionMap = std::map<const ast::FunctionDef *, const Function *>;
+/// The IR's declaration of each CUDA C++ function the file declares.
+using ForeignMap = std::map<const pyk::ForeignFunction *, const ForeignFunction *>;
 
 class Lowering {
 public:
   /// `functions`: the Function of each definition lowered before this one.
-  Lowering(const FunctionInfo &info, Function &function, const FunctionMap &functions, const SourceFile &source)
-      : info_(info), function_(function), functions_(functions), source_(source) {}
+  Lowering(const FunctionInfo &info, Function &function, const FunctionMap &functions, const ForeignMap &foreign,
+           const SourceFile &source)
+      : info_(info), function_(function), functions_(functions), foreign_(foreign), source_(source) {}
 
   void run();
 
@@ -171,6 +174,7 @@ private:
   /// f(args): scalars converted to the parameters' types, arrays passed as
   /// themselves.
   ExprPtr deviceCall(const ast::CallExpr &e);
+  ExprPtr foreignCall(const ast::CallExpr &e);
 
   /// The GPU builtins that are operations with effects.
   static bool isEffect(Builtin builtin) { return gpuOpOf(builtin).has_value() || atomicOpOf(builtin).has_value(); }
@@ -297,6 +301,7 @@ private:
   const FunctionInfo &info_;
   Function &function_;
   const FunctionMap &functions_;
+  const ForeignMap &foreign_;
   /// The .pyk text, for an assert's condition as written.
   const SourceFile &source_;
   std::map<const Symbol *, Variable *> vars_;

@@ -223,6 +223,30 @@ static void declareLibdeviceFunctions(const Module &module, llvm::raw_ostream &o
        << function->symbol() << "(" << function->cParameters << ");\n";
 }
 
+/// The CUDA C++ functions the file declares (cuda.declare_device), with
+/// Numba's ABI, and for each a function that calls it and returns its
+/// value: pyk_foreign_NAME(a, b).
+static void declareForeignFunctions(const Module &module, llvm::raw_ostream &os) {
+  if (module.foreignFunctions.empty())
+    return;
+  os << "\n// The CUDA C++ device functions that the .pyk file declares (cuda.declare_device),\n"
+     << "// with Numba's ABI: each stores its value through the first parameter.\n";
+  for (const auto &function : module.foreignFunctions) {
+    const std::string result = cudaScalarType(function->result.scalar);
+    os << "extern \"C\" __device__ int " << function->name << "(" << result << " *result";
+    for (const Type &param : function->params)
+      os << ", " << cudaScalarType(param.scalar);
+    os << ");\n";
+    os << "static __device__ __forceinline__ " << result << " pyk_foreign_" << function->name << "(";
+    for (size_t i = 0; i < function->params.size(); ++i)
+      os << (i ? ", " : "") << cudaScalarType(function->params[i].scalar) << " a" << i;
+    os << ")\n{\n    " << result << " value;\n    " << function->name << "(&value";
+    for (size_t i = 0; i < function->params.size(); ++i)
+      os << ", a" << i;
+    os << ");\n    return value;\n}\n";
+  }
+}
+
 /// The structs of the records that arrays of the module hold, each with
 /// NumPy's layout: C's where the dtype has it, packed where it does not.
 static void defineRecordStructs(const Module &module, llvm::raw_ostream &os) {
@@ -286,6 +310,7 @@ void emitCuda(const Module &module, const CudaEmitOptions &options, llvm::raw_os
   }
   emitHelpers(helpers, os);
   declareLibdeviceFunctions(module, os);
+  declareForeignFunctions(module, os);
   defineRecordStructs(module, os);
   // NumPy array constants: one copy each, whichever functions read it.
   std::set<std::string> constants;

@@ -255,6 +255,13 @@ Code FunctionEmitter::expr(const Expr &e) {
     auto &l = cast<Let>(e);
     return {"(" + names_.nameOf(l.var) + " = " + expr(*l.value).text + ", " + expr(*l.body).text + ")", Postfix};
   }
+  case NodeKind::ForeignCall: {
+    auto &f = cast<ForeignCall>(e);
+    std::string text = "pyk_foreign_" + f.function->name + "(";
+    for (size_t i = 0; i < f.args.size(); ++i)
+      text += (i ? ", " : "") + expr(*f.args[i]).text;
+    return {text + ")", Postfix};
+  }
   case NodeKind::Call: {
     // An array argument is its pointer and its extents.
     auto &c = cast<Call>(e);

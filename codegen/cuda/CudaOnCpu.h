@@ -26,6 +26,12 @@ namespace pyk::cuda {
 /// (NAME.pyk.cu, in the same directory).
 std::string emitCudaOnCpu(const ir::Module &module, const std::string &cudaFile, const std::string &compilerVersion);
 
+/// NAME.pyk.link.cpp: the CUDA C++ files the kernels link (`link=`, for
+/// the functions cuda.declare_device declares), compiled for the CPU
+/// device against pyk/CudaOnCpu.h, as NAME.pyk.cpu.cpp compiles pyk's; a
+/// comment alone where the kernels link none.
+std::string emitLinkedFilesOnCpu(const ir::Module &module, const std::string &compilerVersion);
+
 } // namespace pyk::cuda
 
 #endif // PYK_CODEGEN_CUDA_CUDAONCPU_H

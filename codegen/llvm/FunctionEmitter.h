@@ -211,6 +211,7 @@ protected:
   llvm::Value *atomic(const Atomic &a);
   /// libdevice.NAME: __nv_NAME, libdevice's on a GPU, the runtime's on the CPU device.
   llvm::Value *libdeviceCall(const LibdeviceCall &l);
+  llvm::Value *foreignCall(const ForeignCall &f);
   llvm::Value *atomicAt(const Atomic &a, llvm::Value *address, llvm::Value *compare, llvm::Value *value);
   llvm::Value *orderedMinMax(llvm::Value *address, llvm::Value *value, bool max);
 

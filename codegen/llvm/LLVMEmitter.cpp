@@ -453,6 +453,8 @@ llvm::Value *FunctionEmitter::expr(const Expr &e) {
   }
   case NodeKind::LibdeviceCall:
     return libdeviceCall(cast<LibdeviceCall>(e));
+  case NodeKind::ForeignCall:
+    return foreignCall(cast<ForeignCall>(e));
   case NodeKind::ComplexMake: {
     auto &m = cast<ComplexMake>(e);
     llvm::Value *real = expr(*m.real), *imag = expr(*m.imag);

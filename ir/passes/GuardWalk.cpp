@@ -343,6 +343,7 @@ void GuardWalk::expr(Expr &e, const Env &env) {
   case NodeKind::MathCall:
   case NodeKind::LibdeviceCall:
   case NodeKind::Call:
+  case NodeKind::ForeignCall:
   case NodeKind::GpuOp:
   case NodeKind::ComplexMake:
   case NodeKind::ComplexPart:

@@ -10,6 +10,10 @@
 #     compile with the C++ compiler against the runtime's headers;
 #   - in checked mode (--checked), and with 32-bit offsets (--index-bits=32),
 #     the same for the CUDA C++, the PTX for sm_90 and the host code.
+# A file that declares CUDA C++ functions (cuda.declare_device) is compiled
+# as relocatable code (nvcc -rdc=true, ptxas -c), which calls them, and its
+# sm_90 code is linked (nvlink) with that of the .cu files it names
+# (`link=["cnd.cu"]`, next to it), compiled by nvcc.
 # No GPU is needed. Files are checked two at a time. A lazily typed file
 # (types from the build) lists them in lines '# build-signature: NAME=SIG',
 # each passed to every pykc run as --signature.
@@ -47,12 +51,20 @@ check_one() {
   # Every pykc below gets the file's build signatures.
   pykc() { "$pykc_path" "${signatures[@]}" "$@"; }
   pykc "$pyk" --emit=cuda -o "$out/k.cu" 2>/dev/null || { echo "SKIP $pyk"; return 0; }
-  if ! "$nvcc" -cubin -arch=sm_90 -Werror all-warnings -o "$out/k.o" "$out/k.cu" >"$out/log" 2>&1; then
+  # Code that calls declared CUDA C++ functions is relocatable, for a link.
+  local -a nvcc_relocatable=() ptxas_relocatable=()
+  if grep -q 'declare_device' "$pyk"; then
+    nvcc_relocatable=(-rdc=true)
+    ptxas_relocatable=(-c)
+  fi
+  nvcc() { "$nvcc_path" "${nvcc_relocatable[@]}" "$@"; }
+  ptxas() { "$ptxas_path" "${ptxas_relocatable[@]}" "$@"; }
+  if ! nvcc -cubin -arch=sm_90 -Werror all-warnings -o "$out/k.o" "$out/k.cu" >"$out/log" 2>&1; then
     echo "FAIL $pyk: nvcc rejects its CUDA C++:"; cat "$out/log"; return 0
   fi
   for arch in sm_75 sm_80 sm_90; do
     if ! pykc "$pyk" --emit=ptx --arch="$arch" -o "$out/$arch.ptx" >"$out/log" 2>&1 ||
-       ! "$ptxas" -arch="$arch" "$out/$arch.ptx" -o "$out/$arch.cubin" >>"$out/log" 2>&1; then
+       ! ptxas -arch="$arch" "$out/$arch.ptx" -o "$out/$arch.cubin" >>"$out/log" 2>&1; then
       echo "FAIL $pyk: its PTX for $arch does not assemble:"; cat "$out/log"; return 0
     fi
   done
@@ -61,11 +73,11 @@ check_one() {
     echo "FAIL $pyk: its host code does not compile:"; cat "$out/log"; return 0
   fi
   if ! pykc "$pyk" --checked --emit=cuda -o "$out/checked.cu" >"$out/log" 2>&1 ||
-     ! "$nvcc" -cubin -arch=sm_90 -Werror all-warnings -o "$out/checked.o" "$out/checked.cu" >>"$out/log" 2>&1; then
+     ! nvcc -cubin -arch=sm_90 -Werror all-warnings -o "$out/checked.o" "$out/checked.cu" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: nvcc rejects its checked CUDA C++:"; cat "$out/log"; return 0
   fi
   if ! pykc "$pyk" --checked --emit=ptx --arch=sm_90 -o "$out/checked.ptx" >"$out/log" 2>&1 ||
-     ! "$ptxas" -arch=sm_90 "$out/checked.ptx" -o "$out/checked.cubin" >>"$out/log" 2>&1; then
+     ! ptxas -arch=sm_90 "$out/checked.ptx" -o "$out/checked.cubin" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its checked PTX does not assemble:"; cat "$out/log"; return 0
   fi
   if ! pykc "$pyk" --checked --emit=host -o "$out/checked-host" >"$out/log" 2>&1 ||
@@ -73,22 +85,36 @@ check_one() {
     echo "FAIL $pyk: its checked host code does not compile:"; cat "$out/log"; return 0
   fi
   if ! pykc "$pyk" --index-bits=32 --emit=cuda -o "$out/narrow.cu" >"$out/log" 2>&1 ||
-     ! "$nvcc" -cubin -arch=sm_90 -Werror all-warnings -o "$out/narrow.o" "$out/narrow.cu" >>"$out/log" 2>&1; then
+     ! nvcc -cubin -arch=sm_90 -Werror all-warnings -o "$out/narrow.o" "$out/narrow.cu" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: nvcc rejects its CUDA C++ with --index-bits=32:"; cat "$out/log"; return 0
   fi
   if ! pykc "$pyk" --index-bits=32 --emit=ptx --arch=sm_90 -o "$out/narrow.ptx" >"$out/log" 2>&1 ||
-     ! "$ptxas" -arch=sm_90 "$out/narrow.ptx" -o "$out/narrow.cubin" >>"$out/log" 2>&1; then
+     ! ptxas -arch=sm_90 "$out/narrow.ptx" -o "$out/narrow.cubin" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its PTX with --index-bits=32 does not assemble:"; cat "$out/log"; return 0
   fi
   if ! pykc "$pyk" --index-bits=32 --emit=host -o "$out/narrow-host" >"$out/log" 2>&1 ||
      ! compile_host "$out/narrow-host" "$pyk" >>"$out/log" 2>&1; then
     echo "FAIL $pyk: its host code with --index-bits=32 does not compile:"; cat "$out/log"; return 0
   fi
+  if [ ${#nvcc_relocatable[@]} -gt 0 ]; then
+    local -a cubins=("$out/sm_90.cubin")
+    local linked
+    while IFS= read -r linked; do
+      cubins+=("$out/linked${#cubins[@]}.cubin")
+      if ! nvcc -cubin -arch=sm_90 -o "${cubins[-1]}" "$(dirname "$pyk")/$linked" >"$out/log" 2>&1; then
+        echo "FAIL $pyk: nvcc rejects $linked:"; cat "$out/log"; return 0
+      fi
+    done < <(grep -o '"[^"]*\.cu"' "$pyk" | tr -d '"' | sort -u)
+    if [ ${#cubins[@]} -gt 1 ] &&
+       ! "$(dirname "$nvcc_path")/nvlink" -arch=sm_90 "${cubins[@]}" -o "$out/whole.cubin" >"$out/log" 2>&1; then
+      echo "FAIL $pyk: its sm_90 code does not link with its .cu files':"; cat "$out/log"; return 0
+    fi
+  fi
   echo "PASS $pyk"
 }
 export -f check_one compile_host
-pykc_path=$pykc
-export pykc_path nvcc ptxas work root host_flags
+pykc_path=$pykc nvcc_path=$nvcc ptxas_path=$ptxas
+export pykc_path nvcc_path ptxas_path work root host_flags
 
 find "$root/examples" "$root/tests/golden" "$root/tests/execution" "$root/tests/numba" -name '*.pyk' -print0 | sort -z |
   xargs -0 -n1 -P2 bash -c 'check_one "$0"' >"$work/results"
