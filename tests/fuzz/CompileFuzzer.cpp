@@ -130,8 +130,9 @@ bool compileOnce(const pyk::SourceFile &file, EmitKind kind) {
     finding(options, "the compilation succeeded with error diagnostics", printed);
   if (result.status == Status::Success && kind != EmitKind::Host && kind != EmitKind::Tokens && result.output.empty())
     finding(options, "the compilation succeeded with no output", printed);
-  if (result.status == Status::Success && kind == EmitKind::Host && result.files.size() != 3)
-    finding(options, "--emit=host succeeded without its three files", printed);
+  // NAME.pyk.h, NAME.pyk.cpp, NAME.pyk.cpu.o and NAME.pyk.link.cpp.
+  if (result.status == Status::Success && kind == EmitKind::Host && result.files.size() != 4)
+    finding(options, "--emit=host succeeded without its four files", printed);
   return result.status == Status::Success;
 }
 
