@@ -14,7 +14,7 @@ namespace pyk::llvmgen::emit {
 
 namespace {
 
-/// The extension a C compiler gives a parameter or result of `kind`.
+/// The extension a C compiler gives a parameter of `kind`.
 std::optional<llvm::Attribute::AttrKind> extensionOf(ScalarKind kind) {
   if (kind == ScalarKind::Bool || kind == ScalarKind::UInt8 || kind == ScalarKind::UInt16)
     return llvm::Attribute::ZExt;
