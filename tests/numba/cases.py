@@ -117,6 +117,9 @@ CASES = [
                       with_values(ints(rng, np.int64, 32, 0, 12), 50, 63, 0, 5, 40),
                       floats(rng, np.float64, 32, 0.1, 3.0), floats(rng, np.float32, 32, 0.1, 3.0),
                       zeros(np.int64, (32, 3)), zeros(np.float64, (32, 3)), zeros(np.float32, 32)]),
+    Case("numba/kernels/division.pyk", "squares", 1, 64,
+         lambda rng: [floats(rng, np.float64, 64, -1e3, 1e3), floats(rng, np.float32, 64, -1e3, 1e3),
+                      zeros(np.float64, (64, 2)), zeros(np.float32, (64, 2))]),
     # Integer // and % by zero give 0 in pyk (LANGUAGE.md, Semantics). Python
     # ints would raise, but array elements are NumPy scalars in the
     # simulator, for which NumPy also gives 0 (as compiled Numba CUDA does,
