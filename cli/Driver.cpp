@@ -12,7 +12,7 @@
 #include "Lower.h"
 #include "NVPTXTarget.h"
 #include "Parser.h"
-#include "Ptxas.h"
+#include "CudaToolkit.h"
 #include "Sema.h"
 
 #include "llvm/IR/Verifier.h"
@@ -22,6 +22,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <map>
 #include <optional>
 
 namespace pyk::driver {
@@ -219,9 +220,96 @@ bool findLinkFiles(const ModuleInfo &info, const SourceFile &file, const Options
   return ok;
 }
 
-/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, and a cubin for each
-/// architecture of options.cubinArchs) and the CPU device's code, from the
-/// same IR.
+/// The CUDA C++ files the kernels link, compiled by nvcc to PTX once for
+/// each architecture that needs them (the embedded PTX's, each cubin's).
+class LinkedCuda {
+public:
+  LinkedCuda(const ir::Module &module, DiagnosticEngine &diags, Result &result)
+      : module_(module), diags_(diags), result_(result) {}
+
+  /// Each linked file's PTX for `arch`, in module.linkFiles' order; null
+  /// after an error, recorded in the result.
+  const std::vector<std::string> *ptxFor(const std::string &arch) {
+    if (auto it = byArch_.find(arch); it != byArch_.end())
+      return &it->second;
+    std::vector<std::string> compiled;
+    for (const std::string &path : module_.linkFiles) {
+      llvm::Expected<std::string> ptx =
+          timed(result_.times, "nvcc (" + llvm::sys::path::filename(path).str() + ", " + arch + ")",
+                [&] { return llvmgen::compileCudaToPtx(path, arch); });
+      if (!ptx) {
+        diags_.error(SourceRange()) << llvm::toString(ptx.takeError());
+        result_.status = Status::CompileError;
+        return nullptr;
+      }
+      compiled.push_back(std::move(*ptx));
+    }
+    return &(byArch_[arch] = std::move(compiled));
+  }
+
+private:
+  const ir::Module &module_;
+  DiagnosticEngine &diags_;
+  Result &result_;
+  std::map<std::string, std::vector<std::string>> byArch_;
+};
+
+/// `ptx`, the kernels' PTX for `arch`, as a cubin a GPU loads: assembled
+/// by ptxas and, when the kernels call declared CUDA C++ functions, linked
+/// by nvlink with the linked files that define them. Null after an error,
+/// recorded in `result`.
+std::optional<std::string> cubinFor(const ir::Module &module, const std::string &ptx, const std::string &arch,
+                                    LinkedCuda &linked, DiagnosticEngine &diags, Result &result) {
+  auto failed = [&](llvm::Error error) -> std::optional<std::string> {
+    diags.error(SourceRange()) << llvm::toString(std::move(error));
+    result.status = Status::CompileError;
+    return std::nullopt;
+  };
+  const bool callsCuda = !module.foreignFunctions.empty();
+  const std::string kernelsName = llvm::sys::path::filename(module.sourceName).str();
+  llvm::Expected<std::string> kernels = timed(result.times, "ptxas (" + arch + ")", [&] {
+    return llvmgen::assembleCubin(ptx, arch, callsCuda, kernelsName);
+  });
+  if (!kernels)
+    return failed(kernels.takeError());
+  if (!callsCuda)
+    return std::move(*kernels);
+  const std::vector<std::string> *cudaPtx = linked.ptxFor(arch);
+  if (!cudaPtx)
+    return std::nullopt;
+  std::vector<std::pair<std::string, std::string>> objects = {{kernelsName + ".o", std::move(*kernels)}};
+  for (std::size_t i = 0; i < cudaPtx->size(); ++i) {
+    const std::string fileName = llvm::sys::path::filename(module.linkFiles[i]).str();
+    llvm::Expected<std::string> object = timed(result.times, "ptxas (" + fileName + ", " + arch + ")", [&] {
+      return llvmgen::assembleCubin((*cudaPtx)[i], arch, true, fileName);
+    });
+    if (!object)
+      return failed(object.takeError());
+    objects.emplace_back(fileName + ".o", std::move(*object));
+  }
+  llvm::Expected<std::string> cubin =
+      timed(result.times, "nvlink (" + arch + ")", [&] { return llvmgen::linkCubins(objects, arch); });
+  if (!cubin)
+    return failed(cubin.takeError());
+  return std::move(*cubin);
+}
+
+/// False, after an error at the first declared CUDA C++ function, when the
+/// kernels call some and link no file: no GPU could run them.
+bool linksWhatItCalls(const ir::Module &module, DiagnosticEngine &diags, Result &result) {
+  if (module.foreignFunctions.empty() || !module.linkFiles.empty())
+    return true;
+  const ir::ForeignFunction &first = *module.foreignFunctions.front();
+  diags.error(first.loc) << "'" << first.name
+                         << "' is a declared CUDA C++ function, but no file is linked to define it: name its .cu file "
+                            "with link=[\"...\"] (or pyk_add_kernels LINK, pykc --link)";
+  result.status = Status::CompileError;
+  return false;
+}
+
+/// NAME.pyk.h, NAME.pyk.cpp (with `ptx` embedded, with the PTX of the
+/// CUDA C++ files the kernels link, and a cubin for each architecture of
+/// options.cubinArchs) and the CPU device's code, from the same IR.
 Result emitLaunchFiles(const ir::Module &module, const Options &options, DiagnosticEngine &diags, std::string ptx,
                        Result result) {
   FileList cpuFiles;
@@ -229,29 +317,34 @@ Result emitLaunchFiles(const ir::Module &module, const Options &options, Diagnos
     return result;
 
   launch::LaunchEmitOptions launchOptions;
-  // PTX that calls a declared CUDA C++ function assembles only linked
-  // with that function's code, which the GPU paths do not compile yet
-  // (issue 17): until then the GPU gets the PTX alone, whose load names
-  // the missing function.
-  const std::vector<std::string> noCubins;
-  const std::vector<std::string> &cubinArchs = module.foreignFunctions.empty() ? options.cubinArchs : noCubins;
-  for (const std::string &cubinArch : cubinArchs) {
-    // The embedded PTX is for the first architecture (or nvcc's); each
-    // other one gets PTX of its own, which ptxas assembles.
-    const std::string embeddedArch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
+  // The embedded PTX is for the first architecture (or nvcc's); each
+  // other one gets PTX of its own, which ptxas assembles.
+  const std::string embeddedArch = options.arch.empty() ? llvmgen::defaultArchitecture : options.arch;
+  LinkedCuda linked(module, diags, result);
+  for (const std::string &cubinArch : options.cubinArchs) {
     std::optional<std::string> archPtx;
     if (options.embeddedPtx || cubinArch == embeddedArch)
       archPtx = ptx;
     else if (!(archPtx = ptxFor(module, options, cubinArch, diags, result)))
       return result;
-    llvm::Expected<std::string> cubin =
-        timed(result.times, "ptxas (" + cubinArch + ")", [&] { return llvmgen::assembleCubin(*archPtx, cubinArch); });
-    if (!cubin) {
-      diags.error(SourceRange()) << llvm::toString(cubin.takeError());
-      result.status = Status::CompileError;
+    std::optional<std::string> cubin = cubinFor(module, *archPtx, cubinArch, linked, diags, result);
+    if (!cubin)
       return result;
-    }
     launchOptions.cubins.emplace_back(cubinArch, std::move(*cubin));
+  }
+  // Linked once when no cubin is, so that a function no linked file
+  // defines is an error here, not at the program's first launch.
+  if (!module.foreignFunctions.empty() && options.cubinArchs.empty() &&
+      !cubinFor(module, ptx, embeddedArch, linked, diags, result))
+    return result;
+  if (!module.foreignFunctions.empty()) {
+    // A GPU without a cubin links the kernels' PTX with these when it
+    // loads them.
+    const std::vector<std::string> *linkedPtx = linked.ptxFor(embeddedArch);
+    if (!linkedPtx)
+      return result;
+    for (std::size_t i = 0; i < linkedPtx->size(); ++i)
+      launchOptions.linkedPtx.emplace_back(module.linkFiles[i], (*linkedPtx)[i]);
   }
   launchOptions.baseName = options.baseName;
   launchOptions.ptx = std::move(ptx);
@@ -272,6 +365,9 @@ Result emitLaunchFiles(const ir::Module &module, const Options &options, Diagnos
 /// The GPU backends after the IR: CUDA C++, or LLVM IR / PTX / cubin.
 Result emitBackend(const ir::Module &module, const Options &options, DiagnosticEngine &diags, Result result) {
   llvm::raw_string_ostream out(result.output);
+  if ((options.emit == EmitKind::Host || options.emit == EmitKind::Cubin) &&
+      !linksWhatItCalls(module, diags, result))
+    return result;
   if (options.emit == EmitKind::Host && options.embeddedPtx)
     return emitLaunchFiles(module, options, diags, *options.embeddedPtx, std::move(result));
   if (options.emit == EmitKind::Cuda) {
@@ -301,13 +397,9 @@ Result emitBackend(const ir::Module &module, const Options &options, DiagnosticE
   }
   if (options.emit == EmitKind::Host)
     return emitLaunchFiles(module, options, diags, std::move(*ptx), std::move(result));
-  llvm::Expected<std::string> cubin = timed(result.times, "ptxas", [&] { return llvmgen::assembleCubin(*ptx, arch); });
-  if (!cubin) {
-    diags.error(SourceRange()) << llvm::toString(cubin.takeError());
-    result.status = Status::CompileError;
-    return result;
-  }
-  out << *cubin;
+  LinkedCuda linked(module, diags, result);
+  if (std::optional<std::string> cubin = cubinFor(module, *ptx, arch, linked, diags, result))
+    out << *cubin;
   return result;
 }
 

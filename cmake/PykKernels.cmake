@@ -18,7 +18,8 @@
 # (oldest) one, is the fallback the driver JIT-compiles for other GPUs.
 # BACKEND: ptx (default): the PTX comes from pykc's LLVM backend, no nvcc is
 # needed. cuda: pykc writes NAME.pyk.cu (readable CUDA C++), nvcc compiles it
-# to PTX at build time, and that PTX is embedded instead (needs the CUDA
+# to PTX at build time (relocatable, -rdc=true, so that calls to declared
+# CUDA C++ functions link), and that PTX is embedded instead (needs the CUDA
 # toolkit; find_package(CUDAToolkit) locates nvcc). Both export the same
 # kernel names and run through the same runtime; the CPU device's code is
 # the same in both.
@@ -42,8 +43,11 @@
 # KERNELS files, a signature goes to the file that has `def NAME`.
 # LINK: CUDA C++ files that define the device functions the kernels declare
 # with cuda.declare_device (Numba's ABI), besides those `link=` names in the
-# .pyk files (pykc --link). The CPU device runs them compiled for the host
-# against pyk/CudaOnCpu.h (plain C++ and math); a GPU does not yet (issue 17).
+# .pyk files (pykc --link). pykc compiles them with nvcc (relocatable PTX
+# for each architecture) and links them with the kernels: each cubin with
+# nvlink, the embedded PTX at load time by the driver's JIT linker. The
+# CPU device runs them compiled for the host against pyk/CudaOnCpu.h
+# (plain C++ and math).
 function(pyk_add_kernels)
   cmake_parse_arguments(PARSE_ARGV 0 PYK "CHECKED" "TARGET;BACKEND;INDEX_BITS;CPU_DEVICE_CODE" "KERNELS;ARCH;SIGNATURES;LINK")
   if(NOT PYK_TARGET OR NOT TARGET ${PYK_TARGET})
@@ -166,8 +170,9 @@ function(pyk_add_kernels)
         OUTPUT ${outputs} ${cu} ${ptx}
         COMMAND "${CMAKE_COMMAND}" -E make_directory "${out_dir}"
         COMMAND pyk::pykc "${kernel_path}" --emit=cuda ${code_flags_here} -o "${cu}"
-        COMMAND "${PYK_NVCC_EXECUTABLE}" -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
-        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${host_flags} ${cubin_flag} --embed-ptx "${ptx}"
+        COMMAND "${PYK_NVCC_EXECUTABLE}" -rdc=true -ptx -arch=${virtual_arch} "${cu}" -o "${ptx}"
+        COMMAND pyk::pykc "${kernel_path}" --emit=host ${code_flags_here} ${host_flags} ${cubin_flag} --arch=${ptx_arch}
+                --embed-ptx "${ptx}"
                 -o "${out_dir}"
                 --depfile "${depfile}"
         DEPENDS "${kernel_path}" pyk::pykc

@@ -4,14 +4,17 @@
 // definition order (callees first), each a Function with its symbol in the
 // generated code, its options and its parameters; the CUDA C++ functions
 // the file declares (cuda.declare_device), whose C names the file's own
-// functions then avoid; then each body, lowered by Lowering (ASTToIR.cpp).
+// functions then avoid; then each body, lowered by Lowering (ASTToIR.cpp);
+// then, of the declared functions, those the bodies call.
 //
 //===----------------------------------------------------------------------===//
 #include "ASTToIR.h"
 
+#include "IRWalk.h"
 #include "Lowering.h"
 #include "SymbolNames.h"
 
+#include <functional>
 #include <set>
 #include <string>
 #include <vector>
@@ -143,6 +146,18 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     functions[&def] = function.get();
     result->functions.push_back(std::move(function));
   }
+  // Only the declared functions the kernels call: those alone need code
+  // from a linked file.
+  std::set<const ForeignFunction *> called;
+  std::function<void(const Expr &)> findCalls = [&](const Expr &e) {
+    if (auto *call = llvm::dyn_cast<ForeignCall>(&e))
+      called.insert(call->function);
+    forEachOperand(e, findCalls);
+  };
+  for (const auto &function : result->functions)
+    for (const StmtPtr &s : function->body)
+      forEachExpr(*s, findCalls);
+  std::erase_if(result->foreignFunctions, [&](const auto &declared) { return !called.count(declared.get()); });
   return result;
 }
 

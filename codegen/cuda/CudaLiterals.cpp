@@ -105,7 +105,8 @@ void constantArray(const Variable &var, llvm::raw_ostream &os) {
   std::string element = cudaScalarType(kind);
   if (asBits)
     element = narrow ? "uint16_t" : kind == ScalarKind::Float32 ? "uint32_t" : "uint64_t";
-  os << "__constant__ " << element << " " << constantArrayName(var) << "[";
+  // static: the file's own, also when nvcc compiles it relocatable (-rdc).
+  os << "static __constant__ " << element << " " << constantArrayName(var) << "[";
   for (size_t axis = 0; axis < var.fixedShape.size(); ++axis)
     os << (axis ? " * " : "") << var.fixedShape[axis];
   os << "] = {";

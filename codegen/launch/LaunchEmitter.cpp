@@ -332,13 +332,31 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
       os << "    {\"" << arch << "\", pyk_cubin_" << arch << ", sizeof pyk_cubin_" << arch << " - 1},\n";
     os << "};\n\n";
   }
+  const bool linksCuda = !options.linkedPtx.empty();
+  if (linksCuda) {
+    os << "// The PTX of the CUDA C++ files the kernels call (cuda.declare_device),\n"
+       << "// compiled by nvcc: a GPU that loads pyk_ptx links it with these.\n";
+    for (std::size_t i = 0; i < options.linkedPtx.size(); ++i) {
+      const auto &[file, filePtx] = options.linkedPtx[i];
+      os << "// " << commentText(file) << "\n"
+         << "const char pyk_linked_ptx_" << i << "[] = R\"pyk_ptx(" << filePtx << ")pyk_ptx\";\n";
+    }
+    os << "const char *const pyk_linked_ptx[] = {";
+    for (std::size_t i = 0; i < options.linkedPtx.size(); ++i)
+      os << (i ? ", " : "") << "pyk_linked_ptx_" << i;
+    os << "};\n\n";
+  }
+  // KernelModule's fields in order, up to the last one that is not left
+  // at its default.
   os << "const pyk::detail::KernelModule pyk_module{\"";
   os.write_escaped(options.baseName + ".pyk");
   os << "\", pyk_ptx";
-  if (!options.cubins.empty() || checked)
+  if (!options.cubins.empty() || checked || linksCuda)
     os << ", " << (options.cubins.empty() ? "nullptr" : "pyk_cubins") << ", " << options.cubins.size();
-  if (checked)
-    os << ", pyk_check_sites, " << module.checkSites.size();
+  if (checked || linksCuda)
+    os << ", " << (checked ? "pyk_check_sites" : "nullptr") << ", " << module.checkSites.size();
+  if (linksCuda)
+    os << ", pyk_linked_ptx, " << options.linkedPtx.size();
   os << "};\n\n";
   for (const Function *function : module.kernels()) {
     // The size of each argument value, for launches the runtime queues.

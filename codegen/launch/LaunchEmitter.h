@@ -33,6 +33,9 @@ struct LaunchEmitOptions {
   std::string ptx;
   /// Cubins to embed, as (architecture, bytes).
   std::vector<std::pair<std::string, std::string>> cubins;
+  /// The PTX of the CUDA C++ files the kernels link, as (file, PTX): a GPU
+  /// that loads `ptx` links it with them (the cubins are linked already).
+  std::vector<std::pair<std::string, std::string>> linkedPtx;
   std::string compilerVersion;
   /// The file with the CPU device's code, for a comment: NAME.pyk.cpu.o,
   /// or NAME.pyk.cpu.cpp (pykc --cpu-device-code=cuda).

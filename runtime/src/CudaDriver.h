@@ -29,6 +29,7 @@ using CUfunction = struct CUfunc_st *;
 using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUjit_option = int;
+using CUlinkState = struct CUlinkState_st *;
 
 // Constants (values from cuda.h).
 inline constexpr CUresult CUDA_SUCCESS = 0;
@@ -57,6 +58,8 @@ inline constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER = 3;
 inline constexpr CUjit_option CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES = 4;
 inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER = 5;
 inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
+
+inline constexpr int CU_JIT_INPUT_PTX = 1;
 
 inline constexpr unsigned CU_STREAM_DEFAULT = 0;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0;
@@ -91,6 +94,11 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(cuEventElapsedTime, "cuEventElapsedTime", CUresult(float *, CUevent, CUevent))                                     \
   X(cuEventDestroy, "cuEventDestroy_v2", CUresult(CUevent))                                                            \
   X(cuModuleLoadDataEx, "cuModuleLoadDataEx", CUresult(CUmodule *, const void *, unsigned, CUjit_option *, void **))   \
+  X(cuLinkCreate, "cuLinkCreate_v2", CUresult(unsigned, CUjit_option *, void **, CUlinkState *))                       \
+  X(cuLinkAddData, "cuLinkAddData_v2",                                                                                 \
+    CUresult(CUlinkState, int, void *, std::size_t, const char *, unsigned, CUjit_option *, void **))                   \
+  X(cuLinkComplete, "cuLinkComplete", CUresult(CUlinkState, void **, std::size_t *))                                   \
+  X(cuLinkDestroy, "cuLinkDestroy", CUresult(CUlinkState))                                                             \
   X(cuModuleGetFunction, "cuModuleGetFunction", CUresult(CUfunction *, CUmodule, const char *))                        \
   X(cuFuncGetAttribute, "cuFuncGetAttribute", CUresult(int *, int, CUfunction))                                        \
   X(cuFuncSetAttribute, "cuFuncSetAttribute", CUresult(CUfunction, int, int))                                          \

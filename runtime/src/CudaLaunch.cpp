@@ -22,6 +22,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cstdint>
+#include <cstring>
 #include <iterator>
 #include <mutex>
 #include <unordered_map>
@@ -53,17 +54,65 @@ ModuleCache &moduleCache() {
 /// Bytes for each of the JIT compiler's info and error logs.
 constexpr std::size_t jitLogBytes = 16 * 1024;
 
+/// The JIT compiler's logs, as options of cuModuleLoadDataEx and cuLinkCreate.
+struct JitLogs {
+  std::vector<char> info = std::vector<char>(jitLogBytes, '\0'), error = std::vector<char>(jitLogBytes, '\0');
+  cuda::CUjit_option options[4] = {cuda::CU_JIT_INFO_LOG_BUFFER, cuda::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
+                                   cuda::CU_JIT_ERROR_LOG_BUFFER, cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
+  void *values[4] = {info.data(), reinterpret_cast<void *>(static_cast<std::uintptr_t>(jitLogBytes - 1)),
+                     error.data(), reinterpret_cast<void *>(static_cast<std::uintptr_t>(jitLogBytes - 1))};
+
+  /// The error log without its trailing blank lines.
+  std::string errorText() const {
+    std::string text = error.data();
+    while (!text.empty() && (text.back() == '\n' || text.back() == ' '))
+      text.pop_back();
+    return text;
+  }
+};
+
 /// cuModuleLoadDataEx with the JIT logs; the error log goes to `errorLog`.
 CUresult loadImage(const cuda::Driver &cu, CUmodule &module, const void *image, std::string &errorLog) {
-  std::vector<char> info(jitLogBytes, '\0'), error(jitLogBytes, '\0');
-  cuda::CUjit_option options[] = {cuda::CU_JIT_INFO_LOG_BUFFER, cuda::CU_JIT_INFO_LOG_BUFFER_SIZE_BYTES,
-                                  cuda::CU_JIT_ERROR_LOG_BUFFER, cuda::CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES};
-  void *values[] = {info.data(), reinterpret_cast<void *>(static_cast<std::uintptr_t>(info.size() - 1)), error.data(),
-                    reinterpret_cast<void *>(static_cast<std::uintptr_t>(error.size() - 1))};
-  CUresult code = cu.cuModuleLoadDataEx(&module, image, 4, options, values);
-  errorLog.assign(error.data());
-  while (!errorLog.empty() && (errorLog.back() == '\n' || errorLog.back() == ' '))
-    errorLog.pop_back();
+  JitLogs logs;
+  CUresult code = cu.cuModuleLoadDataEx(&module, image, 4, logs.options, logs.values);
+  errorLog = logs.errorText();
+  return code;
+}
+
+/// Links the kernels' PTX with that of the CUDA C++ files they call (the
+/// driver's JIT linker) and loads the result. `step` gets the driver call
+/// that failed, `errorLog` its log.
+CUresult linkAndLoad(const cuda::Driver &cu, CUmodule &module, const KernelModule &kernels, std::string &errorLog,
+                     const char *&step) {
+  JitLogs logs;
+  cuda::CUlinkState link = nullptr;
+  step = "cuLinkCreate_v2";
+  CUresult code = cu.cuLinkCreate(4, logs.options, logs.values, &link);
+  if (code != cuda::CUDA_SUCCESS) {
+    errorLog = logs.errorText();
+    return code;
+  }
+  auto add = [&](const char *ptx, const char *name) {
+    return cu.cuLinkAddData(link, cuda::CU_JIT_INPUT_PTX, const_cast<char *>(ptx), std::strlen(ptx) + 1, name, 0,
+                            nullptr, nullptr);
+  };
+  step = "cuLinkAddData_v2";
+  code = add(kernels.ptx, kernels.sourceName ? kernels.sourceName : "kernels");
+  for (std::size_t i = 0; i < kernels.linkedPtxCount && code == cuda::CUDA_SUCCESS; ++i)
+    code = add(kernels.linkedPtx[i], "linked CUDA C++");
+  void *image = nullptr;
+  std::size_t imageBytes = 0;
+  if (code == cuda::CUDA_SUCCESS) {
+    step = "cuLinkComplete";
+    code = cu.cuLinkComplete(link, &image, &imageBytes);
+  }
+  errorLog = logs.errorText();
+  if (code == cuda::CUDA_SUCCESS) {
+    // The image belongs to the link state: loaded before it goes.
+    step = "cuModuleLoadDataEx";
+    code = loadImage(cu, module, image, errorLog);
+  }
+  cu.cuLinkDestroy(link);
   return code;
 }
 
@@ -124,14 +173,18 @@ CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelIn
     throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on " + state.name + ": " + source +
                 " was compiled without PTX" + cubinFailure + "; rebuild it with pykc for this GPU");
   }
-  CUresult code = loadImage(*state.cu, loaded, module.ptx, log);
+  const char *step = "cuModuleLoadDataEx";
+  const bool linksCuda = module.linkedPtxCount > 0;
+  CUresult code = linksCuda ? linkAndLoad(*state.cu, loaded, module, log, step)
+                            : loadImage(*state.cu, loaded, module.ptx, log);
   if (code != cuda::CUDA_SUCCESS) {
-    std::string message = cuda::errorMessage("cuModuleLoadDataEx", code,
-                                             "loading the PTX of " + std::string(source) + " for " + state.name) +
-                          cubinFailure;
+    const std::string doing = linksCuda ? "linking the PTX of " + std::string(source) +
+                                              " with the CUDA C++ it calls, for " + state.name
+                                        : "loading the PTX of " + std::string(source) + " for " + state.name;
+    std::string message = cuda::errorMessage(step, code, doing) + cubinFailure;
     if (!log.empty())
       message += "\nthe JIT compiler's log:\n" + log;
-    throw CudaError("cuModuleLoadDataEx", code, cuda::errorName(code), message);
+    throw CudaError(step, code, cuda::errorName(code), message);
   }
   return cache.modules[&module] = loaded;
 }

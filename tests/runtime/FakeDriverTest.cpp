@@ -255,6 +255,63 @@ TEST_F(FakeDriver, WithoutPtxTheMessageNamesTheCubinsArchitectures) {
   }
 }
 
+/// PTX as pykc embeds it for kernels that call a declared CUDA C++
+/// function: declared `.extern`, defined by the linked files' PTX.
+constexpr char callingPtx[] = ".extern .func (.param .b32 func_retval0) mul_f32\n(\n.param .b64 mul_f32_param_0\n)\n;\n"
+                              ".visible .entry vector_add(\n";
+const char *const definingPtx[] = {"// other.cu\n.visible .func  (.param .b32 func_retval0) add_f32(\n",
+                                   "// functions.cu\n.visible .func  (.param .b32 func_retval0) mul_f32(\n"
+                                   ".param .b64 mul_f32_param_0\n)\n{\nret;\n}\n"};
+
+TEST_F(FakeDriver, PtxThatCallsCudaCxxIsLinkedWithItWhenLoaded) {
+  static const detail::KernelModule module{"calls.pyk", callingPtx, nullptr, 0, nullptr, 0, definingPtx, 2};
+  detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  int links = fake->jitLinks, loads = fake->moduleLoads;
+  EXPECT_EQ(addEight(kernel), 3.0f);
+  EXPECT_EQ(addEight(kernel), 3.0f);
+  EXPECT_EQ(fake->jitLinks - links, 1);
+  EXPECT_EQ(fake->moduleLoads - loads, 1);
+
+  // A cubin for the GPU is linked already: loaded as it is.
+  static constexpr char cubin[] = "PYKFAKECUBIN\n.visible .entry vector_add(\n";
+  static const detail::CubinImage images[] = {{"sm_90", reinterpret_cast<const unsigned char *>(cubin), sizeof(cubin)}};
+  static const detail::KernelModule withCubin{"calls.pyk", callingPtx, images, 1, nullptr, 0, definingPtx, 2};
+  detail::KernelInfo fromCubin{&withCubin, "vector_add", nullptr, 6};
+  int cubins = fake->cubinLoads;
+  EXPECT_EQ(addEight(fromCubin), 3.0f);
+  EXPECT_EQ(fake->jitLinks - links, 1);
+  EXPECT_EQ(fake->cubinLoads - cubins, 1);
+}
+
+TEST_F(FakeDriver, AFunctionNoLinkedFileDefinesIsNamed) {
+  static const detail::KernelModule module{"unlinked.pyk", callingPtx, nullptr, 0, nullptr, 0, definingPtx, 1};
+  detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  try {
+    addEight(kernel);
+    FAIL() << "linked without the definition";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.call(), "cuLinkComplete");
+    EXPECT_THAT(error.what(),
+                HasSubstr("linking the PTX of unlinked.pyk with the CUDA C++ it calls, for pyk fake GPU (sm_90)"));
+    EXPECT_THAT(error.what(), HasSubstr("the JIT compiler's log:\nerror   : Undefined reference to 'mul_f32'"));
+  }
+  EXPECT_EQ(kernel.cachedFunction.load(), nullptr);
+}
+
+TEST_F(FakeDriver, PtxThatCallsCudaCxxDoesNotLoadAlone) {
+  // What a module built before pykc linked the files did: the driver
+  // rejects it, as a GPU's does.
+  static const detail::KernelModule module{"alone.pyk", callingPtx};
+  detail::KernelInfo kernel{&module, "vector_add", nullptr, 6};
+  try {
+    addEight(kernel);
+    FAIL() << "loaded PTX that calls a function it does not define";
+  } catch (const CudaError &error) {
+    EXPECT_EQ(error.call(), "cuModuleLoadDataEx");
+    EXPECT_THAT(error.what(), HasSubstr("ptxas fatal   : Unresolved extern function 'mul_f32'"));
+  }
+}
+
 TEST_F(FakeDriver, MoreSharedMemoryThanTheDefaultIsOptedInto) {
   auto x = to_device(std::vector<float>(1024, 1.0f));
   auto out = device_empty_like(x);

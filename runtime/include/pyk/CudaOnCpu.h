@@ -57,9 +57,10 @@
 #define __maxnreg__(registers)
 // One block at a time per OS thread, every thread of it on that OS thread.
 #define __shared__ static thread_local
-// Internal linkage: two files' constants of one name are two arrays, as in
-// two GPU modules.
-#define __constant__ static
+// A namespace-scope variable, of the linkage its declaration gives (pyk's
+// own constants are static: two files' constants of one name are two
+// arrays, as in two GPU modules).
+#define __constant__
 
 namespace pyk::cuda_on_cpu {
 

@@ -93,6 +93,11 @@ struct KernelModule {
   /// pyk_check_record::site.
   const CheckSiteInfo *checkSites = nullptr;
   std::size_t checkSiteCount = 0;
+  /// The PTX of the CUDA C++ files the kernels call (cuda.declare_device,
+  /// link=), compiled by nvcc. A GPU that loads `ptx` links it with these
+  /// (cuLinkCreate); the cubins are linked with them already.
+  const char *const *linkedPtx = nullptr;
+  std::size_t linkedPtxCount = 0;
 };
 
 /// One kernel. The runtime caches the loaded GPU function in it, so that a

@@ -3,10 +3,12 @@
 // The fake libcuda.so.1 (FakeCudaDriver.cpp) implements the driver entry
 // points the runtime uses on the host: device memory is host memory, a
 // launch runs the kernel's registered CPU entry block by block, and modules
-// are PTX text searched for ".entry NAME(". Tests reach these extra
-// functions with dlsym on the loaded library. A cooperative launch runs
-// its blocks one after another too, so a kernel it runs must not wait at a
-// grid barrier.
+// are PTX text searched for ".entry NAME(". A module whose PTX declares a
+// function `.extern` and does not define it fails to load, as on a GPU;
+// cuLinkComplete joins the PTX it was given and checks the same. Tests
+// reach these extra functions with dlsym on the loaded library. A
+// cooperative launch runs its blocks one after another too, so a kernel it
+// runs must not wait at a grid barrier.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_TEST_FAKECUDACONTROL_H
@@ -20,6 +22,7 @@
 struct PykFakeCudaState {
   std::atomic<int> moduleLoads{0};              ///< successful cuModuleLoadDataEx calls
   std::atomic<int> cubinLoads{0};               ///< of which images were (fake) cubins
+  std::atomic<int> jitLinks{0};                 ///< successful cuLinkComplete calls
   std::atomic<int> functionLookups{0};          ///< cuModuleGetFunction calls
   std::atomic<int> launches{0};                 ///< successful cuLaunchKernel calls
   std::atomic<int> liveAllocations{0};          ///< cuMemAlloc_v2 minus cuMemFree_v2

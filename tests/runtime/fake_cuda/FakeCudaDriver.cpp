@@ -108,6 +108,50 @@ void writeLog(unsigned count, const int *options, void **values, int bufferOptio
     std::snprintf(buffer, size, "%s", text);
 }
 
+/// The name of the function a PTX `.func` line declares or defines
+/// ("[.extern|.visible] .func [(retval)] NAME(...").
+std::string functionName(const std::string &line) {
+  std::size_t at = line.find(".func") + 5;
+  while (at < line.size() && line[at] == ' ')
+    ++at;
+  if (at < line.size() && line[at] == '(') // the return value
+    at = line.find(')', at) + 1;
+  while (at < line.size() && line[at] == ' ')
+    ++at;
+  std::size_t end = at;
+  while (end < line.size() && line[end] != '(' && line[end] != ' ' && line[end] != ';')
+    ++end;
+  return line.substr(at, end - at);
+}
+
+/// The first function `ptx` declares `.extern` and does not define, as the
+/// driver's linker resolves them; empty when there is none.
+std::string unresolvedFunction(const std::string &ptx) {
+  std::vector<std::string> declared, defined;
+  std::size_t start = 0;
+  while (start < ptx.size()) {
+    std::size_t end = ptx.find('\n', start);
+    if (end == std::string::npos)
+      end = ptx.size();
+    const std::string line = ptx.substr(start, end - start);
+    if (line.find(".func") != std::string::npos && line.find("//") != 0)
+      (line.find(".extern") != std::string::npos ? declared : defined).push_back(functionName(line));
+    start = end + 1;
+  }
+  for (const std::string &name : declared)
+    if (std::find(defined.begin(), defined.end(), name) == defined.end())
+      return name;
+  return "";
+}
+
+/// A JIT link (cuLinkCreate_v2): the PTX added so far, and the image once complete.
+struct LinkState {
+  std::string text;
+  std::string image;
+  std::vector<int> options;
+  std::vector<void *> values;
+};
+
 /// Runs the kernel's registered CPU entry for every block, one after
 /// another (cuLaunchKernel and cuLaunchCooperativeKernel alike).
 CUresult runKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
@@ -322,11 +366,57 @@ CUresult cuModuleLoadDataEx(Module **module, const void *image, unsigned count, 
     writeLog(count, options, values, 5, 6, "ptxas application ptx input, line 3; fatal   : fake failure for testing\n");
     return INVALID_PTX;
   }
+  if (std::string missing = unresolvedFunction(text); !missing.empty()) {
+    const std::string log = "ptxas fatal   : Unresolved extern function '" + missing + "'\n";
+    writeLog(count, options, values, 5, 6, log.c_str());
+    return INVALID_PTX;
+  }
   writeLog(count, options, values, 3, 4, "fake JIT: ok");
   if (text.rfind("PYKFAKECUBIN", 0) == 0)
     ++driver().state.cubinLoads;
   ++driver().state.moduleLoads;
   *module = new Module{text, {}}; // never unloaded: the runtime keeps its modules
+  return SUCCESS;
+}
+
+CUresult cuLinkCreate_v2(unsigned count, int *options, void **values, LinkState **link) {
+  if (!ready())
+    return notReady();
+  *link = new LinkState{{}, {}, std::vector<int>(options, options + count), std::vector<void *>(values, values + count)};
+  return SUCCESS;
+}
+
+CUresult cuLinkAddData_v2(LinkState *link, int type, void *data, std::size_t size, const char *, unsigned, int *,
+                          void **) {
+  if (!ready())
+    return notReady();
+  if (type != 1 /* CU_JIT_INPUT_PTX */ || !data || size == 0)
+    return INVALID_VALUE;
+  std::string ptx(static_cast<const char *>(data), size);
+  if (ptx.back() == '\0')
+    ptx.pop_back();
+  link->text += ptx + "\n";
+  return SUCCESS;
+}
+
+CUresult cuLinkComplete(LinkState *link, void **image, std::size_t *size) {
+  if (!ready())
+    return notReady();
+  if (std::string missing = unresolvedFunction(link->text); !missing.empty()) {
+    const std::string log = "error   : Undefined reference to '" + missing + "'\n";
+    writeLog(static_cast<unsigned>(link->options.size()), link->options.data(), link->values.data(), 5, 6,
+             log.c_str());
+    return INVALID_PTX;
+  }
+  ++driver().state.jitLinks;
+  link->image = "PYKFAKELINKED\n" + link->text;
+  *image = link->image.data();
+  *size = link->image.size() + 1;
+  return SUCCESS;
+}
+
+CUresult cuLinkDestroy(LinkState *link) {
+  delete link;
   return SUCCESS;
 }
 
