@@ -411,6 +411,8 @@ std::string source(const Module &module, const LaunchEmitOptions &options) {
         args.push_back("&" + name);
         continue;
       }
+      os << "  pyk::detail::requireArrayOnDevice(pyk_info_" << function->symbol << ", \"" << param->name << "\", "
+         << name << ".device());\n";
       if (module.narrowIndices)
         os << "  pyk::detail::requireNarrowOffsets(pyk_info_" << function->symbol << ", \"" << param->name << "\", "
            << name << ".size());\n";

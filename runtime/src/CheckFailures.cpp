@@ -71,17 +71,18 @@ struct GpuRecord {
   std::atomic<bool> pending{false};
 };
 
-GpuRecord &gpuRecord() {
-  static GpuRecord record;
-  return record;
+/// Each GPU's own: kernels write the record of the device they run on.
+GpuRecord &gpuRecord(int device) {
+  static GpuRecord records[maxDevices];
+  return records[device];
 }
 
 } // namespace
 
-void *gpuCheckRecord() {
-  GpuRecord &record = gpuRecord();
+void *gpuCheckRecord(int device) {
+  GpuRecord &record = gpuRecord(device);
   std::call_once(record.allocated, [&] {
-    const DeviceState &state = cudaState();
+    const DeviceState &state = cudaState(device);
     cuda::CUdeviceptr address = 0;
     if (cuda::CUresult code = state.cu->cuMemAlloc(&address, sizeof(pyk_check_record)))
       cuda::throwError("cuMemAlloc_v2", code, "allocating the check record of checked kernels");
@@ -94,12 +95,12 @@ void *gpuCheckRecord() {
   return reinterpret_cast<void *>(static_cast<std::uintptr_t>(record.address));
 }
 
-void raiseGpuCheckFailure(bool allWorkDone) {
-  GpuRecord &record = gpuRecord();
+void raiseGpuCheckFailure(bool allWorkDone, int device) {
+  GpuRecord &record = gpuRecord(device);
   if (!(allWorkDone ? record.pending.exchange(false, std::memory_order_relaxed)
                     : record.pending.load(std::memory_order_relaxed)))
     return;
-  const DeviceState &state = cudaState();
+  const DeviceState &state = cudaState(device);
   pyk_check_record copy{};
   if (cuda::CUresult code = state.cu->cuMemcpyDtoH(&copy, record.address, sizeof copy))
     cuda::throwError("cuMemcpyDtoH_v2", code, "reading the check record of checked kernels");

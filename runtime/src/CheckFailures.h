@@ -10,6 +10,7 @@
 #ifndef PYK_RUNTIME_CHECKFAILURES_H
 #define PYK_RUNTIME_CHECKFAILURES_H
 
+#include "DeviceState.h"
 #include "pyk/Launch.h"
 
 #include <string>
@@ -27,15 +28,15 @@ std::string describeCheckFailure(const pyk_check_record &record);
 /// Throws KernelError when `record` holds a failure (and clears it).
 void raiseCheckFailure(pyk_check_record &record);
 
-/// GPU: the device's check record (allocated and zeroed on first use).
-void *gpuCheckRecord();
+/// GPU `device`'s check record (allocated and zeroed on first use).
+void *gpuCheckRecord(int device);
 
-/// GPU: after a synchronisation, throws KernelError when a checked kernel
-/// launched since the last look recorded a failure. A no-op until a checked
-/// kernel has been launched. `allWorkDone`: every launch so far has
-/// finished (not so after one stream's synchronisation), so a clean record
-/// needs no further look.
-void raiseGpuCheckFailure(bool allWorkDone);
+/// GPU `device`: after a synchronisation, throws KernelError when a
+/// checked kernel launched on it since the last look recorded a failure. A
+/// no-op until a checked kernel has been launched. `allWorkDone`: every
+/// launch so far has finished (not so after one stream's synchronisation),
+/// so a clean record needs no further look.
+void raiseGpuCheckFailure(bool allWorkDone, int device = currentDeviceIndex());
 
 } // namespace pyk::detail
 

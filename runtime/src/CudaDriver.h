@@ -74,6 +74,7 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(cuDeviceGet, "cuDeviceGet", CUresult(CUdevice *, int))                                                             \
   X(cuDeviceGetAttribute, "cuDeviceGetAttribute", CUresult(int *, int, CUdevice))                                      \
   X(cuDeviceGetName, "cuDeviceGetName", CUresult(char *, int, CUdevice))                                               \
+  X(cuDeviceTotalMem, "cuDeviceTotalMem_v2", CUresult(std::size_t *, CUdevice))                                        \
   X(cuDevicePrimaryCtxRetain, "cuDevicePrimaryCtxRetain", CUresult(CUcontext *, CUdevice))                             \
   X(cuCtxSetCurrent, "cuCtxSetCurrent", CUresult(CUcontext))                                                           \
   X(cuCtxSynchronize, "cuCtxSynchronize", CUresult())                                                                  \
@@ -85,6 +86,9 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(cuMemcpyHtoDAsync, "cuMemcpyHtoDAsync_v2", CUresult(CUdeviceptr, const void *, std::size_t, CUstream))             \
   X(cuMemcpyDtoHAsync, "cuMemcpyDtoHAsync_v2", CUresult(void *, CUdeviceptr, std::size_t, CUstream))                   \
   X(cuMemcpyDtoDAsync, "cuMemcpyDtoDAsync_v2", CUresult(CUdeviceptr, CUdeviceptr, std::size_t, CUstream))              \
+  X(cuMemcpyPeer, "cuMemcpyPeer", CUresult(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, std::size_t))               \
+  X(cuMemcpyPeerAsync, "cuMemcpyPeerAsync",                                                                            \
+    CUresult(CUdeviceptr, CUcontext, CUdeviceptr, CUcontext, std::size_t, CUstream))                                   \
   X(cuStreamCreate, "cuStreamCreate", CUresult(CUstream *, unsigned))                                                  \
   X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult(CUstream))                                                         \
   X(cuStreamSynchronize, "cuStreamSynchronize", CUresult(CUstream))                                                    \

@@ -10,9 +10,9 @@
 namespace pyk::detail {
 namespace {
 
-/// 8 bytes of device memory, zeroed.
-cuda::CUdeviceptr allocateBarrier(const char *whose) {
-  const DeviceState &state = cudaState();
+/// 8 bytes of GPU `device`'s memory, zeroed.
+cuda::CUdeviceptr allocateBarrier(int device, const char *whose) {
+  const DeviceState &state = cudaState(device);
   cuda::CUdeviceptr address = 0;
   if (cuda::CUresult code = state.cu->cuMemAlloc(&address, sizeof(std::uint64_t)))
     cuda::throwError("cuMemAlloc_v2", code, std::string("allocating the grid barrier of ") + whose);
@@ -30,20 +30,23 @@ struct DefaultStreamBarrier {
   cuda::CUdeviceptr address = 0;
 };
 
-DefaultStreamBarrier &defaultStreamBarrier() {
-  static DefaultStreamBarrier *barrier = new DefaultStreamBarrier;
-  return *barrier;
+/// Each GPU's default stream has its own.
+DefaultStreamBarrier &defaultStreamBarrier(int device) {
+  static DefaultStreamBarrier *barriers = new DefaultStreamBarrier[maxDevices];
+  return barriers[device];
 }
 
 } // namespace
 
 cuda::CUdeviceptr gpuGridBarrier(StreamImpl *stream) {
   if (!stream) {
-    DefaultStreamBarrier &barrier = defaultStreamBarrier();
-    std::call_once(barrier.allocated, [&] { barrier.address = allocateBarrier("the default stream"); });
+    const int device = currentDeviceIndex();
+    DefaultStreamBarrier &barrier = defaultStreamBarrier(device);
+    std::call_once(barrier.allocated, [&] { barrier.address = allocateBarrier(device, "the default stream"); });
     return barrier.address;
   }
-  std::call_once(stream->gridBarrierAllocated, [&] { stream->gridBarrier = allocateBarrier("a stream"); });
+  std::call_once(stream->gridBarrierAllocated,
+                 [&] { stream->gridBarrier = allocateBarrier(stream->device, "a stream"); });
   return stream->gridBarrier;
 }
 
@@ -51,7 +54,7 @@ void releaseGpuGridBarrier(StreamImpl &stream) noexcept {
   if (!stream.gridBarrier)
     return;
   try {
-    const DeviceState &state = cudaState();
+    const DeviceState &state = cudaState(stream.device);
     // The stream's kernels may still wait at the barrier.
     (void)state.cu->cuStreamSynchronize(stream.cuStream);
     (void)state.cu->cuMemFree(stream.gridBarrier);

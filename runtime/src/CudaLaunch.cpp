@@ -24,8 +24,8 @@
 #include <cstdint>
 #include <cstring>
 #include <iterator>
+#include <map>
 #include <mutex>
-#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -36,11 +36,15 @@ using cuda::CUfunction;
 using cuda::CUmodule;
 using cuda::CUresult;
 
-/// Loaded modules and the per-function opt-ins to large shared memory.
-/// Never destroyed, so launches from static destructors still work.
+/// Loaded modules, each GPU's own, and the per-function opt-ins to large
+/// shared memory. Never destroyed, so launches from static destructors
+/// still work.
 struct ModuleCache {
   std::mutex mutex;
-  std::unordered_map<const KernelModule *, CUmodule> modules;
+  std::map<std::pair<const KernelModule *, int>, CUmodule> modules;
+  /// The functions of GPUs other than GPU 0, whose are in
+  /// KernelInfo::cachedFunction (a launch on them takes the mutex).
+  std::map<std::pair<const KernelInfo *, int>, CUfunction> functions;
   /// The dynamic shared memory each function was allowed with
   /// cuFuncSetAttribute (only functions launched with more than the default).
   std::vector<std::pair<CUfunction, std::size_t>> sharedOptIns;
@@ -155,7 +159,8 @@ std::string cubinArchitectures(const KernelModule &module) {
 /// The loaded module of `kernel`, loading it on first use. Needs the cache's mutex.
 CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelInfo &kernel) {
   const KernelModule &module = *kernel.module;
-  if (auto it = cache.modules.find(&module); it != cache.modules.end())
+  const std::pair key(&module, state.index);
+  if (auto it = cache.modules.find(key); it != cache.modules.end())
     return it->second;
   const char *source = module.sourceName ? module.sourceName : "the kernels";
   CUmodule loaded = nullptr;
@@ -163,7 +168,7 @@ CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelIn
   if (const CubinImage *cubin = cubinFor(module, state)) {
     CUresult code = loadImage(*state.cu, loaded, cubin->data, log);
     if (code == cuda::CUDA_SUCCESS)
-      return cache.modules[&module] = loaded;
+      return cache.modules[key] = loaded;
     cubinFailure = " (its " + std::string(cubin->arch) +
                    " cubin failed too: " + cuda::describeFailure("cuModuleLoadDataEx", code, log) + ")";
   }
@@ -186,18 +191,22 @@ CUmodule loadModule(ModuleCache &cache, const DeviceState &state, const KernelIn
       message += "\nthe JIT compiler's log:\n" + log;
     throw CudaError(step, code, cuda::errorName(code), message);
   }
-  return cache.modules[&module] = loaded;
+  return cache.modules[key] = loaded;
 }
 
-/// The kernel's CUfunction, loading its module on first use; caches it in
-/// kernel.cachedFunction.
+/// The kernel's CUfunction on `state`'s GPU, loading its module on first
+/// use; caches it (GPU 0: in kernel.cachedFunction).
 CUfunction loadFunction(const DeviceState &state, KernelInfo &kernel) {
   if (!kernel.module)
     throw Error("pyk: cannot launch " + kernelLabel(kernel) + " on " + state.name + ": it has no GPU module");
   ModuleCache &cache = moduleCache();
   std::lock_guard lock(cache.mutex);
-  if (void *function = kernel.cachedFunction.load(std::memory_order_acquire))
+  if (state.index != 0) {
+    if (auto it = cache.functions.find({&kernel, state.index}); it != cache.functions.end())
+      return it->second;
+  } else if (void *function = kernel.cachedFunction.load(std::memory_order_acquire)) {
     return static_cast<CUfunction>(function); // another thread loaded it
+  }
   CUmodule module = loadModule(cache, state, kernel);
   CUfunction function = nullptr;
   CUresult code = state.cu->cuModuleGetFunction(&function, module, kernel.symbol);
@@ -207,8 +216,20 @@ CUfunction loadFunction(const DeviceState &state, KernelInfo &kernel) {
                          "': the generated files are out of date; rebuild them with pykc");
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError("cuModuleGetFunction", code, "looking up " + kernelLabel(kernel));
-  kernel.cachedFunction.store(function, std::memory_order_release);
+  if (state.index != 0)
+    cache.functions[{&kernel, state.index}] = function;
+  else
+    kernel.cachedFunction.store(function, std::memory_order_release);
   return function;
+}
+
+/// The kernel's CUfunction on `state`'s GPU: on GPU 0 after the first
+/// launch, one atomic load.
+CUfunction functionFor(const DeviceState &state, KernelInfo &kernel) {
+  if (state.index == 0)
+    if (void *function = kernel.cachedFunction.load(std::memory_order_acquire))
+      return static_cast<CUfunction>(function);
+  return loadFunction(state, kernel);
 }
 
 int functionAttribute(const DeviceState &state, CUfunction function, int which) {
@@ -273,9 +294,6 @@ void allowSharedMemory(const DeviceState &state, const KernelInfo &kernel, const
   cuda::throwError(call, code, what);
 }
 
-/// Throws LaunchConfigError when the grid of `config` has more blocks than
-/// the GPU holds at once for `function` with this block and dynamic shared
-/// memory (what a cooperative launch needs).
 /// How many blocks of `threads` threads with `sharedBytes` of dynamic shared
 /// memory one multiprocessor holds at once for `function`.
 int blocksPerMultiprocessor(const DeviceState &state, const KernelInfo &kernel, CUfunction function,
@@ -289,6 +307,9 @@ int blocksPerMultiprocessor(const DeviceState &state, const KernelInfo &kernel, 
   return std::max(perMultiprocessor, 0);
 }
 
+/// Throws LaunchConfigError when the grid of `config` has more blocks than
+/// the GPU holds at once for `function` with this block and dynamic shared
+/// memory (what a cooperative launch needs).
 void checkCooperativeGrid(const DeviceState &state, const KernelInfo &kernel, const Launch &config,
                           CUfunction function) {
   const std::uint64_t threads = std::uint64_t{config.block.x} * config.block.y * config.block.z;
@@ -345,9 +366,7 @@ void launchCooperatively(const DeviceState &state, KernelInfo &kernel, const Lau
 
 std::uint64_t maxCooperativeGridOnGpu(KernelInfo &kernel, const Dim3 &block, std::size_t sharedBytes) {
   const DeviceState &state = cudaState();
-  auto function = static_cast<CUfunction>(kernel.cachedFunction.load(std::memory_order_acquire));
-  if (!function)
-    function = loadFunction(state, kernel);
+  CUfunction function = functionFor(state, kernel);
   // The occupancy counts dynamic shared memory past the default only once
   // the function is allowed it, as the launch allows it.
   if (sharedBytes > state.defaultSharedBytes)
@@ -359,14 +378,12 @@ std::uint64_t maxCooperativeGridOnGpu(KernelInfo &kernel, const Dim3 &block, std
 
 void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
   const DeviceState &state = cudaState();
-  auto function = static_cast<CUfunction>(kernel.cachedFunction.load(std::memory_order_acquire));
-  if (!function)
-    function = loadFunction(state, kernel);
+  CUfunction function = functionFor(state, kernel);
   if (config.shared_bytes > state.defaultSharedBytes)
     allowSharedMemory(state, kernel, config, function);
   StreamImpl *stream = config.stream ? &checkedImpl(*config.stream, "launching a kernel") : nullptr;
   if (kernel.checked)
-    bindCheckArguments(kernel, args, gpuCheckRecord());
+    bindCheckArguments(kernel, args, gpuCheckRecord(state.index));
   if (kernel.gridSynchronises)
     return launchCooperatively(state, kernel, config, function, stream, args);
   CUresult code = state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x,

@@ -1,10 +1,12 @@
 //===- DeviceState.h - The selected device, as the runtime sees it ---------===//
 //
-// The device is selected once per process (Device.cpp); everything else in
-// the runtime reads the result through deviceState(). For the GPU it holds
-// the loaded driver, the device, its primary context and the limits a launch
-// is checked against; for the CPU device, the number of threads, the size
-// of its fibers' stacks and the launch timeout.
+// The devices are found once per process (Device.cpp); everything else in
+// the runtime reads them through deviceState(), the calling thread's
+// current device, or deviceState(index), the device an array or stream
+// belongs to. For a GPU it holds the loaded driver, the device, its primary
+// context and the limits a launch is checked against; for a CPU device, the
+// number of threads, the size of its fibers' stacks and the launch timeout
+// (the same for every CPU device: they share the threads).
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_DEVICESTATE_H
@@ -32,9 +34,14 @@ struct LaunchLimits {
 /// each CPU thread can reserve (256 GiB of address space per thread).
 inline constexpr std::size_t maxCpuFiberStackBytes = 256 * 1024 * 1024;
 
+/// The most devices the runtime uses (more GPUs than this are left out).
+inline constexpr int maxDevices = 64;
+
 struct DeviceState {
+  int index = 0;
   DeviceKind kind = DeviceKind::Cpu;
   std::string name; ///< device_name()
+  std::size_t memoryBytes = 0;
   LaunchLimits limits;
 
   // CPU device.
@@ -58,14 +65,26 @@ struct DeviceState {
   std::size_t defaultSharedBytes = 48 * 1024;
 };
 
-/// The selected device; selects it on the first call (thread-safe). Throws
-/// DeviceError, on this and every later call, when the requested device
-/// cannot be used.
+/// The calling thread's current device; finds the devices on the first
+/// call (thread-safe). Throws DeviceError, on this and every later call,
+/// when the requested device cannot be used.
 const DeviceState &deviceState();
+/// Device `index` (0 <= index < deviceCount()).
+const DeviceState &deviceState(int index);
+int deviceCount();
+/// The calling thread's current device's index, without finding the devices.
+int currentDeviceIndex();
 
-/// The GPU's state with its primary context current in the calling thread
-/// (one thread-local comparison when it already is). Only for the GPU.
+/// The current GPU's state with its primary context current in the calling
+/// thread (one thread-local comparison when it already is). Only for GPUs.
 const DeviceState &cudaState();
+/// GPU `index`, with its primary context current in the calling thread
+/// (until the next cudaState call for another device).
+const DeviceState &cudaState(int index);
+
+/// Throws DeviceError: `what` (on device `found`) was used where device
+/// `expected` is, in `operation`.
+[[noreturn]] void rejectOtherDevice(const std::string &operation, const std::string &what, int found, int expected);
 
 } // namespace pyk::detail
 

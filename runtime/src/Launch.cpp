@@ -1,9 +1,9 @@
 //===- Launch.cpp - detail::launch: check the configuration, then run ------===//
 //
 // The one entry point of every generated launch function. It validates the
-// configuration against the selected device's limits (LaunchConfigError),
-// then hands the launch to the GPU (CudaLaunch.cpp) or the CPU device
-// (CpuLaunch.cpp).
+// configuration against the current device's limits (LaunchConfigError),
+// and its stream's and arrays' devices against it (DeviceError), then hands
+// the launch to the GPU (CudaLaunch.cpp) or the CPU device (CpuLaunch.cpp).
 //
 //===----------------------------------------------------------------------===//
 #include "pyk/Launch.h"
@@ -11,6 +11,7 @@
 #include "CpuLaunch.h"
 #include "CudaLaunch.h"
 #include "LaunchCheck.h"
+#include "StreamImpl.h"
 #include "pyk/Error.h"
 
 #include <algorithm>
@@ -109,8 +110,20 @@ std::uint32_t maxCooperativeGridBlocks(KernelInfo &kernel, const Dim3 &block, st
   return static_cast<std::uint32_t>(std::min<std::uint64_t>(largest, UINT32_MAX));
 }
 
+void rejectArrayDevice(const KernelInfo &kernel, const char *array, int device) {
+  const int current = currentDeviceIndex();
+  rejectOtherDevice("cannot launch " + kernelLabel(kernel) + " on device " + std::to_string(current),
+                    "its array argument '" + std::string(array) + "'", device, current);
+}
+
 void launch(KernelInfo &kernel, const Launch &config, void **args) {
   const DeviceState &state = deviceState();
+  if (config.stream) {
+    const StreamImpl &stream = checkedImpl(*config.stream, "launching a kernel");
+    if (stream.device != state.index)
+      rejectOtherDevice("cannot launch " + kernelLabel(kernel) + " on device " + std::to_string(state.index),
+                        "its stream", stream.device, state.index);
+  }
   validateLaunch(kernel, config, state);
   if (state.kind == DeviceKind::Cuda)
     return launchOnGpu(kernel, config, args);

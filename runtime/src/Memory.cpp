@@ -1,7 +1,8 @@
 //===- Memory.cpp - Device memory and copies, for both devices --------------===//
 //
 // GPU: cuMemAlloc_v2 / cuMemFree_v2 and the synchronous or (with a stream)
-// asynchronous cuMemcpy*_v2 calls.
+// asynchronous cuMemcpy*_v2 calls, in the context of the device the memory
+// belongs to; cuMemcpyPeer(Async) between two GPUs' memory.
 // CPU device: host memory aligned to 256 bytes, as cuMemAlloc's is; an
 // array of a page or more is a mapping of its own that ends, as closely as
 // that alignment allows, at an inaccessible guard page, so that a kernel
@@ -103,19 +104,28 @@ void releaseOnCpu(void *pointer, std::size_t bytes) noexcept {
 
 enum class Direction { ToDevice, ToHost, DeviceToDevice };
 
-void copyOnCpu(void *to, const void *from, std::size_t bytes, Stream *stream, const char *operation) {
+/// The stream's implementation, which must belong to `device` or, when it
+/// is not -1, to `otherDevice` (DeviceError).
+StreamImpl &streamOf(Stream &stream, int device, int otherDevice, const char *operation) {
+  StreamImpl &impl = checkedImpl(stream, operation);
+  if (impl.device != device && impl.device != otherDevice)
+    rejectOtherDevice(operation, "the stream", impl.device, device);
+  return impl;
+}
+
+void copyOnCpu(void *to, const void *from, std::size_t bytes, StreamImpl *stream) {
   if (!stream) {
     waitForCpuStreams();
     std::memcpy(to, from, bytes);
     return;
   }
-  checkedImpl(*stream, operation).cpu->submit([to, from, bytes] { std::memcpy(to, from, bytes); });
+  stream->cpu->submit([to, from, bytes] { std::memcpy(to, from, bytes); });
 }
 
-void copyOnGpu(Direction direction, void *to, const void *from, std::size_t bytes, Stream *stream,
+void copyOnGpu(Direction direction, void *to, const void *from, std::size_t bytes, int device, StreamImpl *stream,
                const char *operation) {
-  const cuda::Driver &cu = *cudaState().cu;
-  cuda::CUstream handle = stream ? checkedImpl(*stream, operation).cuStream : nullptr;
+  const cuda::Driver &cu = *cudaState(device).cu;
+  cuda::CUstream handle = stream ? stream->cuStream : nullptr;
   cuda::CUresult code = cuda::CUDA_SUCCESS;
   const char *call = nullptr;
   switch (direction) {
@@ -140,21 +150,24 @@ void copyOnGpu(Direction direction, void *to, const void *from, std::size_t byte
   // A copy to the host waits for the kernels before it: what a checked one
   // found surfaces here.
   if (direction == Direction::ToHost && !stream)
-    raiseGpuCheckFailure(/*allWorkDone=*/false);
+    raiseGpuCheckFailure(/*allWorkDone=*/false, device);
 }
 
-void copy(Direction direction, void *to, const void *from, std::size_t bytes, Stream *stream, const char *operation) {
+/// A copy within device `device`'s memory, or between it and the host.
+void copy(Direction direction, void *to, const void *from, std::size_t bytes, int device, Stream *stream,
+          const char *operation) {
   if (bytes == 0)
     return;
-  if (deviceState().kind == DeviceKind::Cpu) {
-    copyOnCpu(to, from, bytes, stream, operation);
+  StreamImpl *impl = stream ? &streamOf(*stream, device, -1, operation) : nullptr;
+  if (deviceState(device).kind == DeviceKind::Cpu) {
+    copyOnCpu(to, from, bytes, impl);
     // As on a GPU, where such an error is the device's: a destroyed
     // stream's failed work surfaces at a copy to the host.
     if (direction == Direction::ToHost && !stream)
       raiseOrphanedCpuStreamError();
     return;
   }
-  copyOnGpu(direction, to, from, bytes, stream, operation);
+  copyOnGpu(direction, to, from, bytes, device, impl, operation);
 }
 
 } // namespace
@@ -175,11 +188,11 @@ void *allocate(std::size_t bytes, const char *operation) {
   return reinterpret_cast<void *>(static_cast<std::uintptr_t>(pointer));
 }
 
-void release(void *pointer, std::size_t bytes) noexcept {
+void release(void *pointer, std::size_t bytes, int device) noexcept {
   if (!pointer)
     return;
-  // A non-null pointer came from allocate(), so the device was selected.
-  const DeviceState &state = deviceState();
+  // A non-null pointer came from allocate(), so the devices were found.
+  const DeviceState &state = deviceState(device);
   if (state.kind == DeviceKind::Cpu) {
     // As cuMemFree does on a GPU, wait for queued work that may still use it.
     waitForCpuStreams();
@@ -189,21 +202,41 @@ void release(void *pointer, std::size_t bytes) noexcept {
   try {
     // Errors here are those of earlier asynchronous work; they surface at
     // the next synchronisation, and a destructor must not throw.
-    (void)cudaState().cu->cuMemFree(devicePointer(pointer));
+    (void)cudaState(device).cu->cuMemFree(devicePointer(pointer));
   } catch (...) {
   }
 }
 
-void copyToDevice(void *device, const void *host, std::size_t bytes, Stream *stream) {
-  copy(Direction::ToDevice, device, host, bytes, stream, "copying to the device");
+void copyToDevice(void *to, int device, const void *host, std::size_t bytes, Stream *stream) {
+  copy(Direction::ToDevice, to, host, bytes, device, stream, "copying to the device");
 }
 
-void copyToHost(void *host, const void *device, std::size_t bytes, Stream *stream) {
-  copy(Direction::ToHost, host, device, bytes, stream, "copying to the host");
+void copyToHost(void *host, const void *from, int device, std::size_t bytes, Stream *stream) {
+  copy(Direction::ToHost, host, from, bytes, device, stream, "copying to the host");
 }
 
-void copyDeviceToDevice(void *to, const void *from, std::size_t bytes, Stream *stream) {
-  copy(Direction::DeviceToDevice, to, from, bytes, stream, "copying between device arrays");
+void copyDeviceToDevice(void *to, int toDevice, const void *from, int fromDevice, std::size_t bytes,
+                        Stream *stream) {
+  const char *operation = "pyk::copy";
+  if (toDevice == fromDevice)
+    return copy(Direction::DeviceToDevice, to, from, bytes, toDevice, stream, operation);
+  if (bytes == 0)
+    return;
+  StreamImpl *impl = stream ? &streamOf(*stream, toDevice, fromDevice, operation) : nullptr;
+  if (deviceState(toDevice).kind == DeviceKind::Cpu)
+    return copyOnCpu(to, from, bytes, impl);
+  // Between two GPUs: the driver copies over NVLink or PCIe, or through the
+  // host where the GPUs cannot reach each other.
+  const DeviceState &target = deviceState(toDevice), &source = deviceState(fromDevice);
+  const cuda::Driver &cu = *cudaState(impl ? impl->device : toDevice).cu;
+  cuda::CUresult code =
+      impl ? cu.cuMemcpyPeerAsync(devicePointer(to), target.context, devicePointer(from), source.context, bytes,
+                                  impl->cuStream)
+           : cu.cuMemcpyPeer(devicePointer(to), target.context, devicePointer(from), source.context, bytes);
+  if (code != cuda::CUDA_SUCCESS)
+    cuda::throwError(impl ? "cuMemcpyPeerAsync" : "cuMemcpyPeer", code,
+                     "copying " + bytesText(bytes) + " from device " + std::to_string(fromDevice) + " to device " +
+                         std::to_string(toDevice));
 }
 
 } // namespace pyk::detail

@@ -61,6 +61,7 @@ std::chrono::steady_clock::time_point reachedTime(CpuEventState &state, const ch
 Stream::Stream() : impl_(std::make_unique<detail::StreamImpl>()) {
   const detail::DeviceState &state = detail::deviceState();
   impl_->kind = state.kind;
+  impl_->device = state.index;
   if (state.kind == DeviceKind::Cpu) {
     impl_->cpu = std::make_unique<detail::CpuStream>();
     return;
@@ -74,7 +75,7 @@ Stream::~Stream() {
   detail::releaseGpuGridBarrier(*impl_);
   try {
     // Work still queued completes; the driver frees the stream after it.
-    (void)detail::cudaState().cu->cuStreamDestroy(impl_->cuStream);
+    (void)detail::cudaState(impl_->device).cu->cuStreamDestroy(impl_->cuStream);
   } catch (...) {
   }
 }
@@ -96,15 +97,16 @@ void Stream::synchronize() {
     detail::raiseOrphanedCpuStreamError();
     return;
   }
-  cuda::CUresult code = detail::cudaState().cu->cuStreamSynchronize(impl.cuStream);
+  cuda::CUresult code = detail::cudaState(impl.device).cu->cuStreamSynchronize(impl.cuStream);
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError("cuStreamSynchronize", code, "a kernel or copy queued on this stream failed");
-  detail::raiseGpuCheckFailure(/*allWorkDone=*/false);
+  detail::raiseGpuCheckFailure(/*allWorkDone=*/false, impl.device);
 }
 
 Event::Event() : impl_(std::make_unique<detail::EventImpl>()) {
   const detail::DeviceState &state = detail::deviceState();
   impl_->kind = state.kind;
+  impl_->device = state.index;
   if (state.kind == DeviceKind::Cpu) {
     impl_->cpu = std::make_shared<detail::CpuEventState>();
     return;
@@ -116,7 +118,7 @@ Event::~Event() {
   if (!impl_ || impl_->kind == DeviceKind::Cpu)
     return; // a queued marker keeps the CPU state alive until it runs
   try {
-    (void)detail::cudaState().cu->cuEventDestroy(impl_->cuEvent);
+    (void)detail::cudaState(impl_->device).cu->cuEventDestroy(impl_->cuEvent);
   } catch (...) {
   }
 }
@@ -132,9 +134,13 @@ Event &Event::operator=(Event &&other) noexcept {
 
 void Event::record(Stream *stream) {
   detail::EventImpl &impl = detail::checkedEventImpl(*this, "Event::record");
+  // The event marks a point in its own device's work.
+  detail::StreamImpl *streamImpl = stream ? &detail::checkedImpl(*stream, "Event::record") : nullptr;
+  if (streamImpl && streamImpl->device != impl.device)
+    detail::rejectOtherDevice("Event::record", "the stream", streamImpl->device, impl.device);
   if (impl.kind == DeviceKind::Cuda) {
-    cuda::CUstream handle = stream ? detail::checkedImpl(*stream, "Event::record").cuStream : nullptr;
-    cuda::check(detail::cudaState().cu->cuEventRecord(impl.cuEvent, handle), "cuEventRecord");
+    cuda::CUstream handle = streamImpl ? streamImpl->cuStream : nullptr;
+    cuda::check(detail::cudaState(impl.device).cu->cuEventRecord(impl.cuEvent, handle), "cuEventRecord");
     return;
   }
   std::shared_ptr<detail::CpuEventState> state = impl.cpu;
@@ -149,13 +155,13 @@ void Event::record(Stream *stream) {
     state->reach(generation);
     return;
   }
-  detail::checkedImpl(*stream, "Event::record").cpu->submit([state, generation] { state->reach(generation); });
+  streamImpl->cpu->submit([state, generation] { state->reach(generation); });
 }
 
 void Event::synchronize() {
   detail::EventImpl &impl = detail::checkedEventImpl(*this, "Event::synchronize");
   if (impl.kind == DeviceKind::Cuda) {
-    cuda::CUresult code = detail::cudaState().cu->cuEventSynchronize(impl.cuEvent);
+    cuda::CUresult code = detail::cudaState(impl.device).cu->cuEventSynchronize(impl.cuEvent);
     if (code != cuda::CUDA_SUCCESS)
       cuda::throwError("cuEventSynchronize", code, "a kernel or copy queued before the event failed");
     return;
@@ -169,9 +175,12 @@ void Event::synchronize() {
 float Event::elapsed_ms(const Event &start) const {
   detail::EventImpl &end = detail::checkedEventImpl(*this, "Event::elapsed_ms");
   detail::EventImpl &begin = detail::checkedEventImpl(start, "Event::elapsed_ms");
+  if (begin.device != end.device)
+    detail::rejectOtherDevice("Event::elapsed_ms", "the start event", begin.device, end.device);
   if (end.kind == DeviceKind::Cuda) {
     float milliseconds = 0;
-    cuda::CUresult code = detail::cudaState().cu->cuEventElapsedTime(&milliseconds, begin.cuEvent, end.cuEvent);
+    cuda::CUresult code =
+        detail::cudaState(end.device).cu->cuEventElapsedTime(&milliseconds, begin.cuEvent, end.cuEvent);
     if (code == cuda::CUDA_ERROR_NOT_READY)
       cuda::throwError("cuEventElapsedTime", code, "an event has not been reached; call synchronize() on it first");
     if (code != cuda::CUDA_SUCCESS)

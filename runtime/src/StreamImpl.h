@@ -23,6 +23,7 @@ namespace pyk::detail {
 
 struct StreamImpl {
   DeviceKind kind = DeviceKind::Cpu;
+  int device = 0; ///< the device it belongs to
   cuda::CUstream cuStream = nullptr; ///< GPU
   std::unique_ptr<CpuStream> cpu;    ///< CPU device
   /// GPU: the grid barrier of the cooperative launches on this stream
@@ -46,6 +47,7 @@ struct CpuEventState {
 
 struct EventImpl {
   DeviceKind kind = DeviceKind::Cpu;
+  int device = 0; ///< the device it belongs to
   cuda::CUevent cuEvent = nullptr;    ///< GPU
   std::shared_ptr<CpuEventState> cpu; ///< CPU device; shared with queued markers
 };

@@ -282,10 +282,29 @@ TEST_F(Arrays, DeviceEmptyLikeHasTheSameShapeAndItsOwnStorage) {
 TEST_F(Arrays, DeviceToDeviceCopy) {
   auto from = to_device(iota(33));
   auto to = device_empty_like(from);
-  detail::copyDeviceToDevice(to.data(), from.data(), from.bytes(), nullptr);
+  copy(to, from);
   std::vector<float> back(33);
   to.copy_to_host(back);
   EXPECT_EQ(back, iota(33));
+
+  Stream stream;
+  auto later = device_empty_like(from);
+  copy(later, from, &stream);
+  later.copy_to_host_async(back, stream);
+  stream.synchronize();
+  EXPECT_EQ(back, iota(33));
+}
+
+TEST_F(Arrays, CopyingBetweenArraysOfTwoShapesIsAShapeError) {
+  auto from = to_device(iota(6), {2, 3});
+  auto to = device_empty<float>({3, 2});
+  try {
+    copy(to, from);
+    FAIL() << "copied a 2x3 array into a 3x2 one";
+  } catch (const ShapeError &error) {
+    EXPECT_STREQ(error.what(), "pyk::copy: the source array's shape is {2, 3} but the target's is {3, 2}; copy "
+                               "between arrays of one shape");
+  }
 }
 
 TEST_F(Arrays, ViewsCarryTheDataPointerAndShape) {

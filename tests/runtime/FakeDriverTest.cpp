@@ -84,6 +84,7 @@ protected:
       return;
     fake->blocksPerMultiprocessor = -1;
     EXPECT_EQ(fake->contextErrors.load(), 0) << "a driver call came from a thread without the context";
+    EXPECT_EQ(fake->otherContextUses.load(), 0) << "a stream, event or function was used in another GPU's context";
     EXPECT_EQ(fake->badFrees.load(), 0) << "freed a pointer twice or one the driver did not allocate";
   }
 

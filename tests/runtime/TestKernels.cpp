@@ -145,6 +145,9 @@ detail::KernelInfo throwInBlockKernel{&cpuOnlyModule, "throw_in_block", throwInB
 
 void vectorAdd(const Launch &config, detail::ArrayArgument<const float, 1> x, detail::ArrayArgument<const float, 1> y,
                detail::ArrayArgument<float, 1> out) {
+  detail::requireArrayOnDevice(vectorAddKernel, "x", x.device());
+  detail::requireArrayOnDevice(vectorAddKernel, "y", y.device());
+  detail::requireArrayOnDevice(vectorAddKernel, "out", out.device());
   Slot slots[] = {Slot::of(x.data()),   Slot::of(x.shape(0)), Slot::of(y.data()),
                   Slot::of(y.shape(0)), Slot::of(out.data()), Slot::of(out.shape(0))};
   launch(vectorAddKernel, config, slots);

@@ -1,16 +1,18 @@
 //===- pyk/Array.h - Arrays in device memory -------------------------------===//
 //
 // DeviceArray<T, N> owns a C-contiguous (row-major) N-dimensional array in
-// the current device's memory (GPU memory, or host memory for the CPU
-// device). ArrayView<T, N> is a non-owning view of one, which is what
-// kernels take: a view of `const T` for arrays a kernel only reads, of `T`
-// for arrays it writes, so that passing the wrong element type or rank is a
-// C++ compile error.
+// the memory of the device that was current when it was made (GPU memory,
+// or host memory for the CPU device), and belongs to that device.
+// ArrayView<T, N> is a non-owning view of one, which is what kernels take: a
+// view of `const T` for arrays a kernel only reads, of `T` for arrays it
+// writes, so that passing the wrong element type or rank is a C++ compile
+// error. pyk::copy copies between arrays, of one device or two.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_ARRAY_H
 #define PYK_ARRAY_H
 
+#include "pyk/Device.h"
 #include "pyk/Error.h"
 #include "pyk/Stream.h"
 
@@ -31,18 +33,23 @@ template <typename T, int N> class ArrayArgument;
 } // namespace detail
 
 namespace detail {
-/// Device memory, in bytes, aligned to 256 (null for 0 bytes), for the
-/// runtime call `operation` ("device_empty"), which messages name. Throws
-/// CudaError on a GPU and Error on the CPU device when there is no room.
+/// Memory of the current device, in bytes, aligned to 256 (null for 0
+/// bytes), for the runtime call `operation` ("device_empty"), which
+/// messages name. Throws CudaError on a GPU and Error on the CPU device when
+/// there is no room.
 void *allocate(std::size_t bytes, const char *operation);
-/// Frees what allocate(bytes) returned (null: nothing). Like cuMemFree, it
-/// first waits for work still queued on the device's streams.
-void release(void *pointer, std::size_t bytes) noexcept;
-/// Copies; with a stream they are asynchronous on a GPU (host memory must
-/// then stay valid until the stream reaches them).
-void copyToDevice(void *device, const void *host, std::size_t bytes, Stream *stream);
-void copyToHost(void *host, const void *device, std::size_t bytes, Stream *stream);
-void copyDeviceToDevice(void *to, const void *from, std::size_t bytes, Stream *stream);
+/// Frees what allocate(bytes) returned on device `device` (null: nothing).
+/// Like cuMemFree, it first waits for work still queued on the device's
+/// streams.
+void release(void *pointer, std::size_t bytes, int device) noexcept;
+/// Copies to and from the memory of device `device`; with a stream, which
+/// must be that device's (DeviceError), they are asynchronous on a GPU (host
+/// memory must then stay valid until the stream reaches them).
+void copyToDevice(void *to, int device, const void *host, std::size_t bytes, Stream *stream);
+void copyToHost(void *host, const void *from, int device, std::size_t bytes, Stream *stream);
+/// Between two devices' memory (a peer copy when they differ); a stream
+/// must be one of the two devices'.
+void copyDeviceToDevice(void *to, int toDevice, const void *from, int fromDevice, std::size_t bytes, Stream *stream);
 
 /// "{2, 4}", as a shape is written in C++.
 std::string shapeText(const std::int64_t *extents, int rank);
@@ -63,9 +70,10 @@ template <int N> std::int64_t elementCount(const std::array<std::int64_t, N> &sh
 }
 } // namespace detail
 
-/// A non-owning view of a device array: data pointer and shape. Like
-/// std::string_view it must not outlive its array, so it is not made from a
-/// temporary one (launch functions take temporaries: ArrayArgument below).
+/// A non-owning view of a device array: data pointer, shape, and the device
+/// it belongs to. Like std::string_view it must not outlive its array, so it
+/// is not made from a temporary one (launch functions take temporaries:
+/// ArrayArgument below).
 template <typename T, int N> class ArrayView {
   static_assert(N >= 1 && N <= 4, "pyk arrays have rank 1 to 4");
 
@@ -74,7 +82,10 @@ public:
   static constexpr int rank = N;
 
   ArrayView() = default;
-  ArrayView(T *data, std::array<std::int64_t, N> shape) : data_(data), shape_(shape) {}
+  /// A view of memory pyk did not allocate, on device `device`; -1: not
+  /// known (not checked at launches).
+  ArrayView(T *data, std::array<std::int64_t, N> shape, int device = -1)
+      : data_(data), shape_(shape), device_(device) {}
   /// A view of a whole array (`const T` views also from const arrays).
   template <typename U, typename = std::enable_if_t<std::is_same_v<std::remove_const_t<T>, U> &&
                                                     (std::is_const_v<T> || !std::is_const_v<U>)>>
@@ -87,9 +98,11 @@ public:
   ArrayView(const DeviceArray<U, N> &&temporary_array_would_dangle) = delete;
   /// A writable view converts to a read-only one.
   template <typename U, typename = std::enable_if_t<std::is_same_v<const U, T> && !std::is_same_v<U, T>>>
-  ArrayView(ArrayView<U, N> view) : data_(view.data()), shape_(view.shape()) {}
+  ArrayView(ArrayView<U, N> view) : data_(view.data()), shape_(view.shape()), device_(view.device()) {}
 
   T *data() const { return data_; }
+  /// The device whose memory it views (-1: not known).
+  int device() const { return device_; }
   const std::array<std::int64_t, N> &shape() const { return shape_; }
   std::int64_t shape(int axis) const { return shape_[axis]; }
   std::int64_t size() const { return detail::elementCount<N>(shape_); }
@@ -97,6 +110,7 @@ public:
 private:
   T *data_ = nullptr;
   std::array<std::int64_t, N> shape_{};
+  int device_ = -1;
 };
 
 /// An owning, move-only array in device memory. A moved-from array is empty
@@ -115,16 +129,18 @@ public:
   /// extent or a size in bytes beyond int64). `operation` names the call in
   /// messages.
   explicit DeviceArray(std::array<std::int64_t, N> shape, const char *operation = "DeviceArray")
-      : shape_(shape), data_(static_cast<T *>(detail::allocate(
-                           detail::checkedByteCount(operation, shape.data(), N, sizeof(T)), operation))) {}
-  ~DeviceArray() { detail::release(data_, bytes()); }
+      : shape_(shape), device_(get_device()),
+        data_(static_cast<T *>(
+            detail::allocate(detail::checkedByteCount(operation, shape.data(), N, sizeof(T)), operation))) {}
+  ~DeviceArray() { detail::release(data_, bytes(), device_); }
   DeviceArray(DeviceArray &&other) noexcept
-      : shape_(std::exchange(other.shape_, {})), data_(std::exchange(other.data_, nullptr)),
+      : shape_(std::exchange(other.shape_, {})), device_(other.device_), data_(std::exchange(other.data_, nullptr)),
         movedFrom_(std::exchange(other.movedFrom_, true)) {}
   DeviceArray &operator=(DeviceArray &&other) noexcept {
     if (this != &other) {
-      detail::release(data_, bytes());
+      detail::release(data_, bytes(), device_);
       shape_ = std::exchange(other.shape_, {});
+      device_ = other.device_;
       data_ = std::exchange(other.data_, nullptr);
       movedFrom_ = std::exchange(other.movedFrom_, true);
     }
@@ -139,6 +155,8 @@ public:
   std::int64_t shape(int axis) const { return shape_[axis]; }
   std::int64_t size() const { return detail::elementCount<N>(shape_); }
   std::size_t bytes() const { return static_cast<std::size_t>(size()) * sizeof(T); }
+  /// The device it belongs to: the one current when it was made.
+  int device() const { return device_; }
 
   /// Views of the array (not of a temporary one, which would dangle).
   ArrayView<T, N> view() & { return checkedView("view()"); }
@@ -150,23 +168,23 @@ public:
   void copy_to_host(std::vector<T> &host) const { copy_to_host(host.data(), host.size()); }
   void copy_to_host(T *host, std::size_t count) const {
     checkCount(count, "copy_to_host");
-    detail::copyToHost(host, data_, bytes(), nullptr);
+    detail::copyToHost(host, data_, device_, bytes(), nullptr);
   }
   /// Asynchronous on `stream`: `host` must stay valid until the stream
   /// reaches the copy.
   void copy_to_host_async(std::vector<T> &host, Stream &stream) const {
     checkCount(host.size(), "copy_to_host_async");
-    detail::copyToHost(host.data(), data_, bytes(), &stream);
+    detail::copyToHost(host.data(), data_, device_, bytes(), &stream);
   }
   /// Copies `host` (exactly size() elements) into the array.
   void copy_from_host(const std::vector<T> &host) { copy_from_host(host.data(), host.size()); }
   void copy_from_host(const T *host, std::size_t count) {
     checkCount(count, "copy_from_host");
-    detail::copyToDevice(data_, host, bytes(), nullptr);
+    detail::copyToDevice(data_, device_, host, bytes(), nullptr);
   }
   void copy_from_host_async(const std::vector<T> &host, Stream &stream) {
     checkCount(host.size(), "copy_from_host_async");
-    detail::copyToDevice(data_, host.data(), bytes(), &stream);
+    detail::copyToDevice(data_, device_, host.data(), bytes(), &stream);
   }
 
 private:
@@ -179,11 +197,11 @@ private:
   }
   ArrayView<T, N> checkedView(const char *operation) {
     requireNotMovedFrom(operation);
-    return {data_, shape_};
+    return {data_, shape_, device_};
   }
   ArrayView<const T, N> checkedView(const char *operation) const {
     requireNotMovedFrom(operation);
-    return {data_, shape_};
+    return {data_, shape_, device_};
   }
   void checkCount(std::size_t count, const char *operation) const {
     requireNotMovedFrom(operation);
@@ -194,6 +212,7 @@ private:
   }
 
   std::array<std::int64_t, N> shape_{};
+  int device_ = 0;
   T *data_ = nullptr;
   bool movedFrom_ = false;
 };
@@ -219,11 +238,13 @@ public:
   ArrayArgument(DeviceArray<U, N> &&temporary) : view_(temporary.checkedView(operation)) {}
   template <typename U, typename = std::enable_if_t<sameElement<std::remove_const_t<U>> &&
                                                     (std::is_const_v<T> || !std::is_const_v<U>)>>
-  ArrayArgument(ArrayView<U, N> view) : view_(view.data(), view.shape()) {}
+  ArrayArgument(ArrayView<U, N> view) : view_(view.data(), view.shape(), view.device()) {}
   ArrayArgument(const ArrayArgument &) = delete;
   ArrayArgument &operator=(const ArrayArgument &) = delete;
 
   T *data() const { return view_.data(); }
+  /// The device it belongs to (-1: not known).
+  int device() const { return view_.device(); }
   std::int64_t shape(int axis) const { return view_.shape(axis); }
   std::int64_t size() const { return view_.size(); }
 
@@ -293,9 +314,24 @@ template <typename T> DeviceArray<T, 4> device_empty(Extents<4> shape) {
   return DeviceArray<T, 4>(shape.values, "device_empty");
 }
 
-/// An uninitialised device array of `like`'s element type and shape.
+/// An uninitialised device array of `like`'s element type and shape, on
+/// the current device.
 template <typename T, int N> DeviceArray<T, N> device_empty_like(const DeviceArray<T, N> &like) {
   return DeviceArray<T, N>(like.shape(), "device_empty_like");
+}
+
+/// Copies `from` into `to`, which must have its shape (ShapeError): within
+/// a device, or from one device to another (a peer copy between GPUs).
+/// Synchronous; with a stream, which must belong to one of the two devices
+/// (DeviceError), asynchronous.
+template <typename T, int N> void copy(DeviceArray<T, N> &to, const DeviceArray<T, N> &from, Stream *stream = nullptr) {
+  const ArrayView<T, N> target = to.view();
+  const ArrayView<const T, N> source = from.view();
+  if (target.shape() != source.shape())
+    throw ShapeError("pyk::copy: the source array's shape is " + detail::shapeText(source.shape().data(), N) +
+                     " but the target's is " + detail::shapeText(target.shape().data(), N) +
+                     "; copy between arrays of one shape");
+  detail::copyDeviceToDevice(target.data(), to.device(), source.data(), from.device(), from.bytes(), stream);
 }
 
 } // namespace pyk

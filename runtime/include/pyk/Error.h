@@ -37,7 +37,9 @@ private:
 };
 
 /// The requested device cannot be used (PYK_DEVICE=cuda without a usable
-/// GPU, an unknown PYK_DEVICE value, ...).
+/// GPU, an unknown PYK_DEVICE value, set_device of a device that does not
+/// exist, ...), or an operation mixes devices (a launch on device 0 with an
+/// array of device 1).
 class DeviceError : public Error {
 public:
   using Error::Error;

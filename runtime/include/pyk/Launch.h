@@ -10,6 +10,7 @@
 
 #include "pyk/CheckRecord.h"
 #include "pyk/CpuBlockContext.h"
+#include "pyk/Device.h"
 #include "pyk/Stream.h"
 
 #include <atomic>
@@ -70,16 +71,16 @@ namespace detail {
 /// that pyk_cpu_run_block (pyk/CpuDevice.h) recorded while it ran.
 using CpuKernelEntry = void (*)(void **args, const CpuBlockContext *context);
 
-/// The kernels of one .pyk file, as pykc embeds them. It must live as long
-/// as the program launches its kernels (generated ones are static): the
-/// runtime keys its cache of loaded GPU modules by its address and keeps
-/// them loaded until the program exits.
 /// GPU code assembled ahead of time for one architecture.
 struct CubinImage {
   const char *arch; ///< "sm_90" (or "sm_90a": that GPU only)
   const unsigned char *data;
   std::size_t size;
 };
+/// The kernels of one .pyk file, as pykc embeds them. It must live as long
+/// as the program launches its kernels (generated ones are static): the
+/// runtime keys its cache of loaded GPU modules by its address and keeps
+/// them loaded until the program exits.
 struct KernelModule {
   const char *sourceName; ///< the .pyk file, for messages
   const char *ptx;        ///< PTX text for the GPU (null-terminated)
@@ -167,6 +168,17 @@ std::uint32_t maxCooperativeGridBlocks(KernelInfo &kernel, const Dim3 &block, st
 inline void requireNarrowOffsets(const KernelInfo &kernel, const char *array, std::int64_t elements) {
   if (elements >= (std::int64_t{1} << 31))
     rejectWideArray(kernel, array, elements);
+}
+
+/// Throws DeviceError: `array` belongs to device `device`, not the current one.
+[[noreturn]] void rejectArrayDevice(const KernelInfo &kernel, const char *array, int device);
+
+/// Launch functions call this for each array argument before launching: it
+/// must belong to the current device (-1, an ArrayView of memory pyk did not
+/// allocate, is not checked).
+inline void requireArrayOnDevice(const KernelInfo &kernel, const char *array, int device) {
+  if (device >= 0 && device != get_device())
+    rejectArrayDevice(kernel, array, device);
 }
 
 } // namespace detail

@@ -8,7 +8,11 @@
 // block, at once (so every stream is trivially in order).
 //
 // Environment: PYK_FAKE_CUDA_INIT_ERROR=N makes cuInit return N;
-// PYK_FAKE_CUDA_DEVICES=N sets the device count (default 1).
+// PYK_FAKE_CUDA_DEVICES=N sets the device count (default 2, so that every
+// test also runs with a second GPU present). Each device has its primary
+// context; streams, events and modules belong to the context current when
+// they were made, and using one while another context is current fails as
+// on a GPU (CUDA_ERROR_INVALID_HANDLE) and is counted.
 //
 // Not for use outside the runtime's tests.
 //
@@ -39,24 +43,31 @@ constexpr std::size_t defaultShared = 48 * 1024, optInShared = 232448;
 constexpr std::size_t largestAllocation = std::size_t{1} << 40;
 constexpr int multiprocessors = 132;
 
+/// The most fake devices.
+constexpr int maxDevices = 8;
+
 struct Function {
   std::string name;
   int dynamicShared = 0;
+  void *context = nullptr; ///< its module's
 };
 struct Module {
   std::string text;
   std::vector<std::unique_ptr<Function>> functions; ///< owned, as a driver's module owns them
 };
-struct Stream {};
+struct Stream {
+  void *context = nullptr;
+};
 struct Event {
   bool recorded = false;
   std::chrono::steady_clock::time_point time;
+  void *context = nullptr;
 };
 
 struct Driver {
   std::mutex mutex;
   bool initialised = false;
-  int context = 0;                           ///< its address is the one context
+  int contexts[maxDevices] = {};              ///< their addresses are the devices' primary contexts
   std::map<void *, std::size_t> allocations; ///< live ones and their sizes
   std::map<std::string, pyk::detail::CpuKernelEntry> kernels;
   PykFakeCudaState state;
@@ -69,15 +80,30 @@ Driver &driver() {
 
 thread_local void *currentContext = nullptr;
 
+int deviceCount() {
+  const char *devices = std::getenv("PYK_FAKE_CUDA_DEVICES");
+  return devices ? std::clamp(std::atoi(devices), 0, maxDevices) : 2;
+}
+
 /// Whether the calling thread may use the driver (counts the misuse).
 bool ready() {
   if (!driver().initialised)
     return false;
-  if (currentContext != &driver().context) {
+  const int *contexts = driver().contexts;
+  if (currentContext < static_cast<const void *>(contexts) ||
+      currentContext >= static_cast<const void *>(contexts + deviceCount())) {
     ++driver().state.contextErrors;
     return false;
   }
   return true;
+}
+
+/// Whether a handle made in `context` may be used now (counts the misuse).
+bool inCurrentContext(void *context) {
+  if (context == currentContext)
+    return true;
+  ++driver().state.otherContextUses;
+  return false;
 }
 
 CUresult notReady() {
@@ -189,15 +215,19 @@ CUresult cuDriverGetVersion(int *version) {
 }
 
 CUresult cuDeviceGetCount(int *count) {
-  const char *devices = std::getenv("PYK_FAKE_CUDA_DEVICES");
-  *count = devices ? std::atoi(devices) : 1;
+  *count = deviceCount();
   return SUCCESS;
 }
 
 CUresult cuDeviceGet(int *device, int ordinal) {
-  if (ordinal != 0)
+  if (ordinal < 0 || ordinal >= deviceCount())
     return INVALID_DEVICE;
-  *device = 0;
+  *device = ordinal;
+  return SUCCESS;
+}
+
+CUresult cuDeviceTotalMem_v2(std::size_t *bytes, int) {
+  *bytes = std::size_t{80} << 30;
   return SUCCESS;
 }
 
@@ -244,8 +274,10 @@ CUresult cuDeviceGetName(char *name, int length, int) {
   return SUCCESS;
 }
 
-CUresult cuDevicePrimaryCtxRetain(void **context, int) {
-  *context = &driver().context;
+CUresult cuDevicePrimaryCtxRetain(void **context, int device) {
+  if (device < 0 || device >= deviceCount())
+    return INVALID_DEVICE;
+  *context = &driver().contexts[device];
   return SUCCESS;
 }
 
@@ -295,44 +327,67 @@ CUresult cuMemcpyDtoH_v2(void *to, unsigned long long from, std::size_t bytes) {
 CUresult cuMemcpyDtoD_v2(unsigned long long to, unsigned long long from, std::size_t bytes) {
   return copy(host(to), host(from), bytes);
 }
-CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from, std::size_t bytes, Stream *) {
-  return copy(host(to), from, bytes);
+/// A copy on `stream` (null: the default stream of the current context).
+CUresult copyOn(Stream *stream, void *to, const void *from, std::size_t bytes) {
+  if (ready() && stream && !inCurrentContext(stream->context))
+    return INVALID_HANDLE;
+  return copy(to, from, bytes);
 }
-CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, std::size_t bytes, Stream *) {
-  return copy(to, host(from), bytes);
+
+CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from, std::size_t bytes, Stream *stream) {
+  return copyOn(stream, host(to), from, bytes);
 }
-CUresult cuMemcpyDtoDAsync_v2(unsigned long long to, unsigned long long from, std::size_t bytes, Stream *) {
+CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, std::size_t bytes, Stream *stream) {
+  return copyOn(stream, to, host(from), bytes);
+}
+CUresult cuMemcpyDtoDAsync_v2(unsigned long long to, unsigned long long from, std::size_t bytes, Stream *stream) {
+  return copyOn(stream, host(to), host(from), bytes);
+}
+CUresult cuMemcpyPeer(unsigned long long to, void *, unsigned long long from, void *, std::size_t bytes) {
+  ++driver().state.peerCopies;
   return copy(host(to), host(from), bytes);
+}
+CUresult cuMemcpyPeerAsync(unsigned long long to, void *, unsigned long long from, void *, std::size_t bytes,
+                           Stream *stream) {
+  ++driver().state.peerCopies;
+  return copyOn(stream, host(to), host(from), bytes);
 }
 
 CUresult cuStreamCreate(Stream **stream, unsigned) {
   if (!ready())
     return notReady();
-  *stream = new Stream;
+  *stream = new Stream{currentContext};
   return SUCCESS;
 }
 
 CUresult cuStreamDestroy_v2(Stream *stream) {
   if (!ready())
     return notReady();
+  if (!inCurrentContext(stream->context))
+    return INVALID_HANDLE;
   delete stream;
   return SUCCESS;
 }
 
-CUresult cuStreamSynchronize(Stream *) {
-  return ready() ? SUCCESS : notReady();
+CUresult cuStreamSynchronize(Stream *stream) {
+  if (!ready())
+    return notReady();
+  return inCurrentContext(stream->context) ? SUCCESS : INVALID_HANDLE;
 }
 
 CUresult cuEventCreate(Event **event, unsigned) {
   if (!ready())
     return notReady();
   *event = new Event;
+  (*event)->context = currentContext;
   return SUCCESS;
 }
 
-CUresult cuEventRecord(Event *event, Stream *) {
+CUresult cuEventRecord(Event *event, Stream *stream) {
   if (!ready())
     return notReady();
+  if (!inCurrentContext(event->context) || (stream && !inCurrentContext(stream->context)))
+    return INVALID_HANDLE;
   event->recorded = true;
   event->time = std::chrono::steady_clock::now();
   return SUCCESS;
@@ -427,7 +482,7 @@ CUresult cuModuleGetFunction(Function **function, Module *module, const char *na
   if (module->text.find(std::string(".entry ") + name + "(") == std::string::npos)
     return NOT_FOUND;
   std::lock_guard lock(driver().mutex);
-  module->functions.push_back(std::make_unique<Function>(Function{name}));
+  module->functions.push_back(std::make_unique<Function>(Function{name, 0, currentContext}));
   *function = module->functions.back().get();
   return SUCCESS;
 }
@@ -480,9 +535,11 @@ CUresult cuOccupancyMaxActiveBlocksPerMultiprocessor(int *blocks, Function *, in
 }
 
 CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
-                        unsigned bz, unsigned shared, Stream *, void **params, void **) {
+                        unsigned bz, unsigned shared, Stream *stream, void **params, void **) {
   if (!ready())
     return notReady();
+  if (!inCurrentContext(function->context) || (stream && !inCurrentContext(stream->context)))
+    return INVALID_HANDLE;
   const CUresult result = runKernel(function, gx, gy, gz, bx, by, bz, shared, params);
   if (result == SUCCESS)
     ++driver().state.launches;
@@ -493,6 +550,8 @@ CUresult cuLaunchCooperativeKernel(Function *function, unsigned gx, unsigned gy,
                                    unsigned bz, unsigned shared, Stream *stream, void **params) {
   if (!ready())
     return notReady();
+  if (!inCurrentContext(function->context) || (stream && !inCurrentContext(stream->context)))
+    return INVALID_HANDLE;
   const int blockSize = static_cast<int>(std::uint64_t{bx} * by * bz);
   if (std::uint64_t{gx} * gy * gz > std::uint64_t(blocksPerMultiprocessor(blockSize)) * multiprocessors)
     return COOPERATIVE_LAUNCH_TOO_LARGE;
