@@ -21,7 +21,10 @@ int main() {
     const int devices = pyk::device_count();
     const std::int64_t slab = (n + devices - 1) / devices;
     std::vector<pyk::Stream> streams;
+    // The host data of asynchronous copies stays alive until the streams
+    // have copied it (moving these vectors keeps their elements in place).
     std::vector<std::vector<float>> slabs;
+    const std::vector<double> zero(1, 0.0);
     std::vector<pyk::DeviceArray<float, 1>> inputs;
     std::vector<pyk::DeviceArray<double, 1>> partials;
     // Every device's work is queued before any result is waited for, so
@@ -32,7 +35,7 @@ int main() {
       streams.emplace_back();
       slabs.emplace_back(x.begin() + begin, x.begin() + end);
       inputs.push_back(pyk::to_device_async(slabs.back(), streams.back()));
-      partials.push_back(pyk::to_device_async(std::vector<double>(1, 0.0), streams.back()));
+      partials.push_back(pyk::to_device_async(zero, streams.back()));
       const auto blocks = static_cast<std::uint32_t>((end - begin + 255) / 256);
       if (blocks > 0)
         pyk::kernels::sum_of_squares({blocks, 256, 0, &streams.back()}, inputs.back(), partials.back());

@@ -38,6 +38,16 @@ static_assert(std::is_convertible_v<const DeviceArray<float, 1> &, detail::Array
 static_assert(!std::is_convertible_v<const DeviceArray<float, 1> &, detail::ArrayArgument<float, 1>>);
 static_assert(!std::is_convertible_v<DeviceArray<double, 1> &&, detail::ArrayArgument<const float, 1>>);
 static_assert(!std::is_convertible_v<DeviceArray<float, 2> &, detail::ArrayArgument<float, 1>>);
+// An asynchronous copy from a temporary host vector would read it after it
+// is freed: it does not compile.
+template <typename Host, typename = void> constexpr bool copiesAsyncFrom = false;
+template <typename Host>
+constexpr bool copiesAsyncFrom<Host, std::void_t<decltype(to_device_async(std::declval<Host>(), std::declval<Stream &>())),
+                                                 decltype(std::declval<DeviceArray<float, 1> &>().copy_from_host_async(
+                                                     std::declval<Host>(), std::declval<Stream &>()))>> = true;
+static_assert(copiesAsyncFrom<const std::vector<float> &>);
+static_assert(copiesAsyncFrom<std::vector<float> &>);
+static_assert(!copiesAsyncFrom<std::vector<float> &&>);
 static_assert(std::is_convertible_v<ArrayView<float, 1>, detail::ArrayArgument<const float, 1>>);
 static_assert(!std::is_convertible_v<ArrayView<const float, 1>, detail::ArrayArgument<float, 1>>);
 static_assert(!std::is_copy_constructible_v<detail::ArrayArgument<float, 1>>);

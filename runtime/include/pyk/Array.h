@@ -186,6 +186,8 @@ public:
     checkCount(host.size(), "copy_from_host_async");
     detail::copyToDevice(data_, device_, host.data(), bytes(), &stream);
   }
+  /// Not from a temporary vector: it is freed before the stream copies it.
+  void copy_from_host_async(const std::vector<T> &&temporary_host_would_dangle, Stream &stream) = delete;
 
 private:
   template <typename, int> friend class ArrayView;
@@ -293,12 +295,16 @@ template <typename T> DeviceArray<T, 4> to_device(const std::vector<T> &host, Ex
   return detail::arrayFromHost<T, 4>(host, shape.values, "to_device");
 }
 
-/// A 1-D device array with a copy of `host`, asynchronously on `stream`.
+/// A 1-D device array with a copy of `host`, asynchronously on `stream`:
+/// `host` must stay alive, unchanged, until the stream has copied it.
 template <typename T> DeviceArray<T, 1> to_device_async(const std::vector<T> &host, Stream &stream) {
   DeviceArray<T, 1> array({static_cast<std::int64_t>(host.size())}, "to_device_async");
   array.copy_from_host_async(host, stream);
   return array;
 }
+/// Not from a temporary vector: it is freed before the stream copies it.
+template <typename T>
+DeviceArray<T, 1> to_device_async(const std::vector<T> &&temporary_host_would_dangle, Stream &stream) = delete;
 
 /// An uninitialised device array: pyk::device_empty<float>({rows, cols}).
 template <typename T> DeviceArray<T, 1> device_empty(Extents<1> shape) {
