@@ -57,4 +57,23 @@ void rejectMovedFrom(const char *operation) {
   throw Error(std::string("pyk: ") + operation + ": the array was moved from; use the array it was moved to");
 }
 
+void requireContiguous(const char *operation, const std::int64_t *extents, const std::int64_t *strides, int rank) {
+  // Row-major: each axis steps over the elements of all the axes after it.
+  std::int64_t expected[4] = {};
+  std::int64_t step = 1;
+  bool contiguous = true;
+  for (int axis = rank - 1; axis >= 0; --axis) {
+    expected[axis] = step;
+    if (extents[axis] != 1 && strides[axis] != step)
+      contiguous = false;
+    step *= extents[axis];
+  }
+  if (contiguous || step == 0)
+    return;
+  throw ShapeError(std::string("pyk: ") + operation + ": strides " + shapeText(strides, rank) +
+                   " (in elements) do not lay out an array of shape " + shapeText(extents, rank) +
+                   " row-major and contiguous, which needs strides " + shapeText(expected, rank) +
+                   "; copy it into a contiguous array first (pyk's kernels index arrays row-major)");
+}
+
 } // namespace pyk::detail

@@ -1,7 +1,8 @@
 //===- Stream.cpp - pyk::Stream and pyk::Event on both devices -------------===//
 //
 // GPU: a CUstream created with CU_STREAM_DEFAULT (ordered with the legacy
-// default stream, like the CPU device's streams) and a CUevent with timing.
+// default stream, like the CPU device's streams), or one adopted from the
+// program's own CUDA code, and a CUevent with timing.
 // CPU device: a CpuStream, and an event marker queued on it (CpuEventState).
 //
 //===----------------------------------------------------------------------===//
@@ -69,10 +70,33 @@ Stream::Stream() : impl_(std::make_unique<detail::StreamImpl>()) {
   cuda::check(detail::cudaState().cu->cuStreamCreate(&impl_->cuStream, cuda::CU_STREAM_DEFAULT), "cuStreamCreate");
 }
 
+Stream::Stream(Adopting, void *cudaStream) : impl_(std::make_unique<detail::StreamImpl>()) {
+  const detail::DeviceState &state = detail::deviceState();
+  if (state.kind == DeviceKind::Cpu)
+    throw DeviceError("pyk: Stream::adopt: " + state.name + " runs kernels, and it has no CUDA streams to adopt");
+  if (!cudaStream)
+    throw DeviceError("pyk: Stream::adopt: the stream is null; pyk's default stream is a null Stream * instead");
+  impl_->kind = state.kind;
+  impl_->device = state.index;
+  impl_->cuStream = static_cast<cuda::CUstream>(cudaStream);
+  impl_->ownsCuStream = false;
+}
+
+Stream Stream::adopt(void *cuda_stream) {
+  return Stream(Adopting{}, cuda_stream);
+}
+
+void *Stream::native() const {
+  const detail::StreamImpl &impl = detail::checkedImpl(*this, "Stream::native");
+  return impl.kind == DeviceKind::Cuda ? static_cast<void *>(impl.cuStream) : nullptr;
+}
+
 Stream::~Stream() {
   if (!impl_ || impl_->kind == DeviceKind::Cpu)
     return; // the CpuStream finishes its work in its destructor
   detail::releaseGpuGridBarrier(*impl_);
+  if (!impl_->ownsCuStream)
+    return;
   try {
     // Work still queued completes; the driver frees the stream after it.
     (void)detail::cudaState(impl_->device).cu->cuStreamDestroy(impl_->cuStream);

@@ -25,6 +25,7 @@ struct StreamImpl {
   DeviceKind kind = DeviceKind::Cpu;
   int device = 0; ///< the device it belongs to
   cuda::CUstream cuStream = nullptr; ///< GPU
+  bool ownsCuStream = true;          ///< false: adopted (Stream::adopt), not destroyed
   std::unique_ptr<CpuStream> cpu;    ///< CPU device
   /// GPU: the grid barrier of the cooperative launches on this stream
   /// (CudaGridBarriers.h); 0 until the first.

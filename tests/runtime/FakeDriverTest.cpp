@@ -16,6 +16,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <thread>
 #include <vector>
 
@@ -311,6 +312,25 @@ TEST_F(FakeDriver, PtxThatCallsCudaCxxDoesNotLoadAlone) {
     EXPECT_EQ(error.call(), "cuModuleLoadDataEx");
     EXPECT_THAT(error.what(), HasSubstr("ptxas fatal   : Unresolved extern function 'mul_f32'"));
   }
+}
+
+TEST_F(FakeDriver, AnAdoptedStreamIsUsedAndLeftToItsOwner) {
+  const int live = fake->liveStreams;
+  auto owner = std::make_unique<Stream>(); // stands for the program's own CUDA stream
+  ASSERT_EQ(fake->liveStreams - live, 1);
+  {
+    Stream adopted = Stream::adopt(owner->native());
+    detail::KernelInfo kernel{&testModule, "vector_add", nullptr, 6};
+    EXPECT_EQ(addEight(kernel), 3.0f);
+    auto x = to_device(std::vector<float>(4, 1.0f));
+    std::vector<float> back(4);
+    x.copy_to_host_async(back, adopted);
+    adopted.synchronize();
+    EXPECT_EQ(back[3], 1.0f);
+  }
+  EXPECT_EQ(fake->liveStreams - live, 1) << "pyk destroyed a stream it adopted";
+  owner.reset();
+  EXPECT_EQ(fake->liveStreams - live, 0);
 }
 
 TEST_F(FakeDriver, MoreSharedMemoryThanTheDefaultIsOptedInto) {

@@ -64,6 +64,10 @@ std::size_t checkedByteCount(const char *operation, const std::int64_t *extents,
 [[noreturn]] void rejectHostCount(const char *operation, std::size_t count, const std::int64_t *extents, int rank);
 /// Throws Error: `operation` used a DeviceArray that was moved from.
 [[noreturn]] void rejectMovedFrom(const char *operation);
+/// Throws ShapeError, naming `operation`, unless `strides` (in elements)
+/// lay an array of `extents` out C-contiguous (row-major, the last axis
+/// fastest; an axis of extent 1 may have any stride).
+void requireContiguous(const char *operation, const std::int64_t *extents, const std::int64_t *strides, int rank);
 
 template <int N> std::int64_t elementCount(const std::array<std::int64_t, N> &shape) {
   return checkedElementCount("size()", shape.data(), N);
@@ -324,6 +328,48 @@ template <typename T> DeviceArray<T, 4> device_empty(Extents<4> shape) {
 /// the current device.
 template <typename T, int N> DeviceArray<T, N> device_empty_like(const DeviceArray<T, N> &like) {
   return DeviceArray<T, N>(like.shape(), "device_empty_like");
+}
+
+namespace detail {
+template <typename T, int N>
+ArrayView<T, N> externalView(T *data, const std::array<std::int64_t, N> &shape,
+                             const std::array<std::int64_t, N> *strides) {
+  checkedElementCount("pyk::external_view", shape.data(), N);
+  if (strides)
+    requireContiguous("pyk::external_view", shape.data(), strides->data(), N);
+  return ArrayView<T, N>(data, shape, get_device());
+}
+} // namespace detail
+
+/// A view of device memory pyk did not allocate (cudaMalloc'd, or another
+/// library's tensor), on the current device, which launches then check:
+/// `data` holds an array of `shape`, C-contiguous (row-major), and must
+/// stay valid while kernels use it. With `strides` (in elements, as DLPack
+/// and NumPy's element strides give them): ShapeError unless they are
+/// C-contiguous, the only layout pyk's kernels index.
+template <typename T> ArrayView<T, 1> external_view(T *data, Extents<1> shape) {
+  return detail::externalView<T, 1>(data, shape.values, nullptr);
+}
+template <typename T> ArrayView<T, 2> external_view(T *data, Extents<2> shape) {
+  return detail::externalView<T, 2>(data, shape.values, nullptr);
+}
+template <typename T> ArrayView<T, 3> external_view(T *data, Extents<3> shape) {
+  return detail::externalView<T, 3>(data, shape.values, nullptr);
+}
+template <typename T> ArrayView<T, 4> external_view(T *data, Extents<4> shape) {
+  return detail::externalView<T, 4>(data, shape.values, nullptr);
+}
+template <typename T> ArrayView<T, 1> external_view(T *data, Extents<1> shape, Extents<1> strides) {
+  return detail::externalView<T, 1>(data, shape.values, &strides.values);
+}
+template <typename T> ArrayView<T, 2> external_view(T *data, Extents<2> shape, Extents<2> strides) {
+  return detail::externalView<T, 2>(data, shape.values, &strides.values);
+}
+template <typename T> ArrayView<T, 3> external_view(T *data, Extents<3> shape, Extents<3> strides) {
+  return detail::externalView<T, 3>(data, shape.values, &strides.values);
+}
+template <typename T> ArrayView<T, 4> external_view(T *data, Extents<4> shape, Extents<4> strides) {
+  return detail::externalView<T, 4>(data, shape.values, &strides.values);
 }
 
 /// Copies `from` into `to`, which must have its shape (ShapeError): within

@@ -8,6 +8,10 @@
 // stream, for waiting and timing. Both are move-only RAII handles; a
 // destroyed stream's queued work still completes.
 //
+// With CUDA code of your own: native() is a GPU stream's CUstream (a
+// cudaStream_t), and Stream::adopt makes a Stream of one your code created,
+// so pyk's launches and copies order with your work on it.
+//
 //===----------------------------------------------------------------------===//
 #ifndef PYK_STREAM_H
 #define PYK_STREAM_H
@@ -34,9 +38,23 @@ public:
   /// Waits until all work in this stream has finished.
   void synchronize();
 
+  /// The CUDA stream (a CUstream, which the CUDA runtime takes as a
+  /// cudaStream_t), for your own CUDA calls on it; null on the CPU device,
+  /// which has none.
+  void *native() const;
+
+  /// A Stream of `cuda_stream`, a CUstream (or cudaStream_t) of the current
+  /// GPU that your code created: pyk queues its work on it and does not
+  /// destroy it, which your code does after this Stream is gone.
+  /// DeviceError on the CPU device, and for a null stream.
+  static Stream adopt(void *cuda_stream);
+
   detail::StreamImpl *impl() const { return impl_.get(); }
 
 private:
+  struct Adopting {};
+  Stream(Adopting, void *cudaStream);
+
   std::unique_ptr<detail::StreamImpl> impl_;
 };
 

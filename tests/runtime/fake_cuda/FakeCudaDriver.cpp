@@ -357,6 +357,7 @@ CUresult cuStreamCreate(Stream **stream, unsigned) {
   if (!ready())
     return notReady();
   *stream = new Stream{currentContext};
+  ++driver().state.liveStreams;
   return SUCCESS;
 }
 
@@ -366,6 +367,7 @@ CUresult cuStreamDestroy_v2(Stream *stream) {
   if (!inCurrentContext(stream->context))
     return INVALID_HANDLE;
   delete stream;
+  --driver().state.liveStreams;
   return SUCCESS;
 }
 

@@ -1,0 +1,106 @@
+//===- InteropTest.cpp - pyk with CUDA code of the program's own -----------===//
+//
+// Views of memory pyk did not allocate (external_view) and the streams of
+// the program's CUDA code (Stream::native, Stream::adopt). What only a
+// driver can show (an adopted stream is used and left alive) is in
+// FakeDriverTest.cpp.
+//
+//===----------------------------------------------------------------------===//
+#include "TestSupport.h"
+
+#include <gmock/gmock.h>
+
+#include <numeric>
+#include <vector>
+
+namespace pyk::test {
+namespace {
+
+using ::testing::StartsWith;
+
+class Interop : public RuntimeTest {
+protected:
+  void TearDown() override {
+    if (!IsSkipped())
+      set_device(0);
+  }
+};
+
+std::vector<float> iota(int n) {
+  std::vector<float> values(static_cast<std::size_t>(n));
+  std::iota(values.begin(), values.end(), 0.0f);
+  return values;
+}
+
+TEST_F(Interop, AnExternalViewIsLaunchedLikeAnArray) {
+  // Memory "of another library": here pyk's own, known only by its pointer.
+  auto storage = to_device(iota(64));
+  auto out = device_empty<float>({64});
+  ArrayView<const float, 1> x = external_view(static_cast<const float *>(storage.data()), {64});
+  EXPECT_EQ(x.device(), get_device());
+  EXPECT_EQ(x.shape(0), 64);
+  vectorAdd({1, 64}, x, x, external_view(out.data(), {64}, {1}));
+  std::vector<float> back(64);
+  out.copy_to_host(back);
+  EXPECT_EQ(back[63], 126.0f);
+}
+
+TEST_F(Interop, AnExternalViewMustBeRowMajorAndContiguous) {
+  auto storage = device_empty<float>({24});
+  float *data = storage.data();
+  EXPECT_EQ(external_view(data, {2, 3, 4}, {12, 4, 1}).size(), 24);
+  // An axis of extent 1 may have any stride, and an empty array any strides.
+  EXPECT_EQ(external_view(data, {1, 24}, {7, 1}).size(), 24);
+  EXPECT_EQ(external_view(data, {0, 5}, {1, 1}).size(), 0);
+  try {
+    (void)external_view(data, {4, 6}, {1, 4});
+    FAIL() << "viewed a column-major array";
+  } catch (const ShapeError &error) {
+    EXPECT_STREQ(error.what(), "pyk: pyk::external_view: strides {1, 4} (in elements) do not lay out an array of "
+                               "shape {4, 6} row-major and contiguous, which needs strides {6, 1}; copy it into a "
+                               "contiguous array first (pyk's kernels index arrays row-major)");
+  }
+  EXPECT_THROW((void)external_view(data, {12}, {2}), ShapeError);
+  EXPECT_THROW((void)external_view(data, {-1}), ShapeError);
+}
+
+TEST_F(Interop, AnExternalViewBelongsToTheCurrentDevice) {
+  if (device_count() < 2)
+    GTEST_SKIP() << "needs two devices; this process has " << device_count();
+  auto storage = to_device(iota(8));
+  set_device(1);
+  auto view = external_view(storage.data(), {8}); // claimed for device 1
+  EXPECT_EQ(view.device(), 1);
+  set_device(0);
+  auto out = device_empty<float>({8});
+  EXPECT_THROW(vectorAdd({1, 8}, view, view, out), DeviceError);
+}
+
+TEST_F(Interop, AStreamsNativeHandleIsItsCudaStream) {
+  Stream stream;
+  if (onCpu()) {
+    EXPECT_EQ(stream.native(), nullptr);
+    try {
+      (void)Stream::adopt(&stream);
+      FAIL() << "adopted a CUDA stream on the CPU device";
+    } catch (const DeviceError &error) {
+      EXPECT_THAT(error.what(), StartsWith("pyk: Stream::adopt: CPU device"));
+    }
+    return;
+  }
+  EXPECT_NE(stream.native(), nullptr);
+  EXPECT_THROW((void)Stream::adopt(nullptr), DeviceError);
+  // A Stream of the same CUDA stream queues on it, and leaves it to its owner.
+  {
+    Stream same = Stream::adopt(stream.native());
+    EXPECT_EQ(same.native(), stream.native());
+    auto x = to_device(iota(16));
+    auto out = device_empty_like(x);
+    vectorAdd({1, 16, 0, &same}, x, x, out);
+    same.synchronize();
+  }
+  stream.synchronize();
+}
+
+} // namespace
+} // namespace pyk::test
