@@ -155,8 +155,7 @@ std::unique_ptr<Module> lowerToIR(const ModuleInfo &info, const SourceFile &file
     forEachOperand(e, findCalls);
   };
   for (const auto &function : result->functions)
-    for (const StmtPtr &s : function->body)
-      forEachExpr(*s, findCalls);
+    forEachExprIn(function->body, findCalls);
   std::erase_if(result->foreignFunctions, [&](const auto &declared) { return !called.count(declared.get()); });
   return result;
 }

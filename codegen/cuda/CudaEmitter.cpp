@@ -100,8 +100,7 @@ void FunctionEmitter::letLocals() {
       os_ << "    " << cudaScalarType(let->var->type.scalar) << " " << names_.nameOf(let->var) << " = 0;\n";
     forEachOperand(e, visit);
   };
-  for (const StmtPtr &s : function_.body)
-    forEachExpr(*s, visit);
+  forEachExprIn(function_.body, visit);
 }
 
 /// cuda.shared.array / cuda.local.array: flat C arrays, indexed row-major
@@ -214,7 +213,7 @@ static void declareLibdeviceFunctions(const Module &module, llvm::raw_ostream &o
     forEachOperand(e, visit);
   };
   for (const auto &function : module.functions)
-    forEachStmt(function->body, [&](const Stmt &s) { forEachExpr(s, visit); });
+    forEachExprIn(function->body, visit);
   if (called.empty())
     return;
   os << "\n// cuda.libdevice's functions: libdevice's own, which nvcc links.\n";
@@ -278,8 +277,7 @@ std::set<ScalarKind> scalarKindsUsed(const Module &module) {
     for (const Variable *var : function->variables())
       add(var->type);
     add(function->returnType);
-    for (const StmtPtr &s : function->body)
-      forEachExpr(*s, visit);
+    forEachExprIn(function->body, visit);
   }
   return kinds;
 }

@@ -19,8 +19,7 @@ uint64_t calleesBytes(const StmtList &body) {
       bytes = llvm::SaturatingAdd(bytes, call->callee->localMemoryBytes);
     forEachOperand(e, [&](const Expr &operand) { self(operand, self); });
   };
-  for (const StmtPtr &stmt : body)
-    forEachExpr(*stmt, [&](const Expr &e) { addCalls(e, addCalls); });
+  forEachExprIn(body, [&](const Expr &e) { addCalls(e, addCalls); });
   return bytes;
 }
 

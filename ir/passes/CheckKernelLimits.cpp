@@ -29,7 +29,7 @@ void reachable(const Function &function, std::set<const Function *> &seen) {
       reachable(*call->callee, seen);
     forEachOperand(e, [&](const Expr &operand) { self(operand, self); });
   };
-  forEachStmt(function.body, [&](const Stmt &s) { forEachExpr(s, [&](const Expr &e) { visit(e, visit); }); });
+  forEachExprIn(function.body, [&](const Expr &e) { visit(e, visit); });
 }
 
 /// The bytes of `function`'s own fixed-shape shared arrays.

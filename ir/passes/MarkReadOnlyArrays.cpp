@@ -34,8 +34,7 @@ std::set<const Variable *> writtenArrays(const StmtList &body) {
     if (auto *store = llvm::dyn_cast<ArrayStore>(&stmt))
       written.insert(store->array);
   });
-  for (const StmtPtr &stmt : body)
-    forEachExpr(*stmt, [&](const Expr &e) { noteCalls(e, noteCalls); });
+  forEachExprIn(body, [&](const Expr &e) { noteCalls(e, noteCalls); });
   // A store through a view writes the array it views (row = a[i]; row[j]
   // = v writes a), and so on down a chain of views.
   std::vector<std::pair<const Variable *, const Variable *>> viewOf;

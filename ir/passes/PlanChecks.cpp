@@ -163,8 +163,7 @@ void markCheckedFunctions(Module &module, bool checkEveryKernel) {
         }
         forEachOperand(e, visit);
       };
-      for (const StmtPtr &s : (*it)->body)
-        forEachExpr(*s, visit);
+      forEachExprIn((*it)->body, visit);
     }
   }
 }
