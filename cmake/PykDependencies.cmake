@@ -36,3 +36,7 @@ target_link_libraries(PykLLVMCodegen INTERFACE PykLLVMSupport ${PYK_LLVM_CODEGEN
 
 # Drop the unused parts of the static libraries from executables.
 add_link_options(-Wl,--gc-sections)
+
+# DLPack's header (Debian's libdlpack-dev): pyk/DLPack.h includes it, and
+# only programs that use DLPack need it (the runtime library does not).
+find_package(dlpack CONFIG REQUIRED)

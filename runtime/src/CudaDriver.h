@@ -62,6 +62,7 @@ inline constexpr CUjit_option CU_JIT_ERROR_LOG_BUFFER_SIZE_BYTES = 6;
 inline constexpr int CU_JIT_INPUT_PTX = 1;
 
 inline constexpr unsigned CU_STREAM_DEFAULT = 0;
+inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0;
 
 /// Every driver entry point the runtime uses: X(member, "versioned symbol",
@@ -80,6 +81,8 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(cuCtxSynchronize, "cuCtxSynchronize", CUresult())                                                                  \
   X(cuMemAlloc, "cuMemAlloc_v2", CUresult(CUdeviceptr *, std::size_t))                                                 \
   X(cuMemFree, "cuMemFree_v2", CUresult(CUdeviceptr))                                                                  \
+  X(cuMemHostAlloc, "cuMemHostAlloc", CUresult(void **, std::size_t, unsigned))                                        \
+  X(cuMemFreeHost, "cuMemFreeHost", CUresult(void *))                                                                  \
   X(cuMemcpyHtoD, "cuMemcpyHtoD_v2", CUresult(CUdeviceptr, const void *, std::size_t))                                 \
   X(cuMemcpyDtoH, "cuMemcpyDtoH_v2", CUresult(void *, CUdeviceptr, std::size_t))                                       \
   X(cuMemcpyDtoD, "cuMemcpyDtoD_v2", CUresult(CUdeviceptr, CUdeviceptr, std::size_t))                                  \

@@ -11,6 +11,9 @@
 // when a stream is given, and after all queued stream work otherwise (see
 // CpuStream.h).
 //
+// Pinned host memory (PinnedBuffer) is cuMemHostAlloc'd, portable to every
+// GPU, and the CPU device's ordinary memory.
+//
 // A zero-byte allocation is a null pointer on both devices, and a zero-byte
 // copy does nothing.
 //
@@ -21,6 +24,7 @@
 #include "DeviceState.h"
 #include "StreamImpl.h"
 #include "pyk/Array.h"
+#include "pyk/PinnedBuffer.h"
 
 #include <cerrno>
 #include <cstring>
@@ -203,6 +207,35 @@ void release(void *pointer, std::size_t bytes, int device) noexcept {
     // Errors here are those of earlier asynchronous work; they surface at
     // the next synchronisation, and a destructor must not throw.
     (void)cudaState(device).cu->cuMemFree(devicePointer(pointer));
+  } catch (...) {
+  }
+}
+
+void *allocatePinned(std::size_t bytes, const char *operation) {
+  const DeviceState &state = deviceState();
+  if (bytes == 0)
+    return nullptr;
+  if (state.kind == DeviceKind::Cpu)
+    return allocateOnCpu(bytes, operation);
+  void *pointer = nullptr;
+  cuda::CUresult code = cudaState().cu->cuMemHostAlloc(&pointer, bytes, cuda::CU_MEMHOSTALLOC_PORTABLE);
+  if (code != cuda::CUDA_SUCCESS)
+    cuda::throwError("cuMemHostAlloc", code,
+                     "allocating " + bytesText(bytes) + " of pinned host memory for " + std::string(operation));
+  return pointer;
+}
+
+void releasePinned(void *pointer, std::size_t bytes) noexcept {
+  if (!pointer)
+    return;
+  if (deviceState().kind == DeviceKind::Cpu) {
+    // A stream's queued copy may still read or write it.
+    waitForCpuStreams();
+    releaseOnCpu(pointer, bytes);
+    return;
+  }
+  try {
+    (void)cudaState().cu->cuMemFreeHost(pointer);
   } catch (...) {
   }
 }

@@ -333,6 +333,25 @@ TEST_F(FakeDriver, AnAdoptedStreamIsUsedAndLeftToItsOwner) {
   EXPECT_EQ(fake->liveStreams - live, 0);
 }
 
+TEST_F(FakeDriver, PinnedBuffersAreCopiedWithoutStagingAndFreed) {
+  const int pinned = fake->livePinnedAllocations, pageable = fake->pageableAsyncCopies;
+  Stream stream;
+  auto x = device_empty<float>({64});
+  {
+    PinnedBuffer<float> host(64);
+    EXPECT_EQ(fake->livePinnedAllocations - pinned, 1);
+    x.copy_from_host_async(host.data(), host.size(), stream);
+    x.copy_to_host_async(host.data() + 0, host.size(), stream);
+    stream.synchronize();
+    EXPECT_EQ(fake->pageableAsyncCopies - pageable, 0);
+  }
+  EXPECT_EQ(fake->livePinnedAllocations - pinned, 0);
+  std::vector<float> ordinary(64);
+  x.copy_to_host_async(ordinary, stream); // pageable: the driver stages it
+  stream.synchronize();
+  EXPECT_EQ(fake->pageableAsyncCopies - pageable, 1);
+}
+
 TEST_F(FakeDriver, MoreSharedMemoryThanTheDefaultIsOptedInto) {
   auto x = to_device(std::vector<float>(1024, 1.0f));
   auto out = device_empty_like(x);

@@ -1,7 +1,8 @@
 //===- InteropTest.cpp - pyk with CUDA code of the program's own -----------===//
 //
-// Views of memory pyk did not allocate (external_view) and the streams of
-// the program's CUDA code (Stream::native, Stream::adopt). What only a
+// Views of memory pyk did not allocate (external_view), the streams of the
+// program's CUDA code (Stream::native, Stream::adopt), and pinned host
+// memory for asynchronous copies (PinnedBuffer). What only a
 // driver can show (an adopted stream is used and left alive) is in
 // FakeDriverTest.cpp.
 //
@@ -100,6 +101,30 @@ TEST_F(Interop, AStreamsNativeHandleIsItsCudaStream) {
     same.synchronize();
   }
   stream.synchronize();
+}
+
+TEST_F(Interop, APinnedBufferRoundTripsAsynchronously) {
+  PinnedBuffer<float> host(1000);
+  EXPECT_EQ(host.size(), 1000u);
+  EXPECT_EQ(host[999], 0.0f) << "value-initialised";
+  for (std::size_t i = 0; i < host.size(); ++i)
+    host[i] = static_cast<float>(i);
+  Stream stream;
+  auto x = device_empty<float>({1000});
+  auto out = device_empty_like(x);
+  x.copy_from_host_async(host.data(), host.size(), stream);
+  vectorAdd({4, 256, 0, &stream}, x, x, out);
+  PinnedBuffer<float> back(1000);
+  out.copy_to_host_async(back.data(), back.size(), stream);
+  stream.synchronize();
+  EXPECT_EQ(back[999], 1998.0f);
+  EXPECT_THROW(out.copy_to_host_async(back.data(), 999, stream), ShapeError);
+
+  PinnedBuffer<float> moved = std::move(back);
+  EXPECT_EQ(back.data(), nullptr);
+  EXPECT_EQ(moved[1], 2.0f);
+  PinnedBuffer<double> none(0);
+  EXPECT_EQ(none.data(), nullptr);
 }
 
 } // namespace

@@ -176,9 +176,12 @@ public:
   }
   /// Asynchronous on `stream`: `host` must stay valid until the stream
   /// reaches the copy.
-  void copy_to_host_async(std::vector<T> &host, Stream &stream) const {
-    checkCount(host.size(), "copy_to_host_async");
-    detail::copyToHost(host.data(), data_, device_, bytes(), &stream);
+  void copy_to_host_async(std::vector<T> &host, Stream &stream) const { copy_to_host_async(host.data(), host.size(), stream); }
+  /// Into `count` elements at `host` (a pyk::PinnedBuffer's, so that the
+  /// copy overlaps kernels on a GPU).
+  void copy_to_host_async(T *host, std::size_t count, Stream &stream) const {
+    checkCount(count, "copy_to_host_async");
+    detail::copyToHost(host, data_, device_, bytes(), &stream);
   }
   /// Copies `host` (exactly size() elements) into the array.
   void copy_from_host(const std::vector<T> &host) { copy_from_host(host.data(), host.size()); }
@@ -187,8 +190,11 @@ public:
     detail::copyToDevice(data_, device_, host, bytes(), nullptr);
   }
   void copy_from_host_async(const std::vector<T> &host, Stream &stream) {
-    checkCount(host.size(), "copy_from_host_async");
-    detail::copyToDevice(data_, device_, host.data(), bytes(), &stream);
+    copy_from_host_async(host.data(), host.size(), stream);
+  }
+  void copy_from_host_async(const T *host, std::size_t count, Stream &stream) {
+    checkCount(count, "copy_from_host_async");
+    detail::copyToDevice(data_, device_, host, bytes(), &stream);
   }
   /// Not from a temporary vector: it is freed before the stream copies it.
   void copy_from_host_async(const std::vector<T> &&temporary_host_would_dangle, Stream &stream) = delete;

@@ -1,7 +1,7 @@
 //===- pyk/pyk.h - The pyk runtime: include this ---------------------------===//
 //
-// Device arrays, launches, streams and events, device selection, and
-// numba.cuda.random's generator states. The headers pykc generates for .pyk
+// Device arrays, launches, streams and events, devices, pinned host memory,
+// and numba.cuda.random's generator states. The headers pykc generates for .pyk
 // files include it.
 //
 //===----------------------------------------------------------------------===//
@@ -13,6 +13,7 @@
 #include "pyk/Error.h"
 #include "pyk/Float16.h"
 #include "pyk/Launch.h"
+#include "pyk/PinnedBuffer.h"
 #include "pyk/Random.h"
 #include "pyk/Stream.h"
 

@@ -31,6 +31,8 @@ struct PykFakeCudaState {
   std::atomic<int> otherContextUses{0};         ///< a stream, event or function used in another device's context
   std::atomic<int> peerCopies{0};               ///< cuMemcpyPeer and cuMemcpyPeerAsync calls
   std::atomic<int> liveStreams{0};              ///< cuStreamCreate minus cuStreamDestroy_v2
+  std::atomic<int> livePinnedAllocations{0};    ///< cuMemHostAlloc minus cuMemFreeHost
+  std::atomic<int> pageableAsyncCopies{0};      ///< asynchronous copies to or from host memory that is not pinned
   std::atomic<int> maxThreadsPerFunction{1024}; ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   std::atomic<int> dynamicSharedOptIn{0};       ///< the last CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES set
   std::atomic<int> synchronizeError{0};         ///< what cuCtxSynchronize returns

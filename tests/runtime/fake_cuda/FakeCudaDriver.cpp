@@ -25,6 +25,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -69,6 +70,7 @@ struct Driver {
   bool initialised = false;
   int contexts[maxDevices] = {};              ///< their addresses are the devices' primary contexts
   std::map<void *, std::size_t> allocations; ///< live ones and their sizes
+  std::map<const void *, std::size_t> pinned; ///< live cuMemHostAlloc'd memory and its sizes
   std::map<std::string, pyk::detail::CpuKernelEntry> kernels;
   PykFakeCudaState state;
 };
@@ -318,6 +320,29 @@ CUresult cuMemFree_v2(unsigned long long pointer) {
   return SUCCESS;
 }
 
+CUresult cuMemHostAlloc(void **pointer, std::size_t bytes, unsigned flags) {
+  if (!ready())
+    return notReady();
+  if (bytes == 0 || flags > 7)
+    return INVALID_VALUE;
+  *pointer = ::operator new (bytes, std::align_val_t{256});
+  std::lock_guard lock(driver().mutex);
+  driver().pinned.emplace(*pointer, bytes);
+  ++driver().state.livePinnedAllocations;
+  return SUCCESS;
+}
+
+CUresult cuMemFreeHost(void *pointer) {
+  if (!ready())
+    return notReady();
+  std::lock_guard lock(driver().mutex);
+  if (driver().pinned.erase(pointer) == 0)
+    return INVALID_VALUE;
+  ::operator delete (pointer, std::align_val_t{256});
+  --driver().state.livePinnedAllocations;
+  return SUCCESS;
+}
+
 CUresult cuMemcpyHtoD_v2(unsigned long long to, const void *from, std::size_t bytes) {
   return copy(host(to), from, bytes);
 }
@@ -334,10 +359,24 @@ CUresult copyOn(Stream *stream, void *to, const void *from, std::size_t bytes) {
   return copy(to, from, bytes);
 }
 
+/// Counts an asynchronous copy whose host memory is not pinned (a GPU
+/// stages it, and the copy does not overlap kernels).
+void notePageable(const void *hostMemory, std::size_t bytes) {
+  std::lock_guard lock(driver().mutex);
+  auto it = driver().pinned.upper_bound(hostMemory);
+  const bool pinned = it != driver().pinned.begin() &&
+                      static_cast<const char *>(hostMemory) + bytes <=
+                          static_cast<const char *>(std::prev(it)->first) + std::prev(it)->second;
+  if (!pinned)
+    ++driver().state.pageableAsyncCopies;
+}
+
 CUresult cuMemcpyHtoDAsync_v2(unsigned long long to, const void *from, std::size_t bytes, Stream *stream) {
+  notePageable(from, bytes);
   return copyOn(stream, host(to), from, bytes);
 }
 CUresult cuMemcpyDtoHAsync_v2(void *to, unsigned long long from, std::size_t bytes, Stream *stream) {
+  notePageable(to, bytes);
   return copyOn(stream, to, host(from), bytes);
 }
 CUresult cuMemcpyDtoDAsync_v2(unsigned long long to, unsigned long long from, std::size_t bytes, Stream *stream) {
