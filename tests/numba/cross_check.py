@@ -36,7 +36,9 @@ For each case of cases.py, and each CPU-device code --cpu-device-code names
      module's attribute of that name, so a kernel compiled by a call
      (`k = cuda.jit(sig)(f)`) is found as `k`, the name pyk gives it. A file
      none of whose cases runs under Numba is never imported (the simulator
-     rejects some files as soon as their decorators run).
+     rejects some files as soon as their decorators run). With
+     --simulator-cache, the arrays the simulator left for the same file,
+     kernel and inputs in an earlier run are taken instead (SimulatorCache).
   6. Every array argument (outputs and inputs alike) is compared: integers,
      bools and records (numba.cuda.random's states) exactly, floats within a
      tolerance (see Tolerance below). Each CPU-device code is compared with
@@ -46,7 +48,7 @@ those Numba's init_xoroshiro128p_states_cpu makes, for several seeds,
 counts and subsequence starts (check_xoroshiro128p_states).
 
 usage: cross_check.py --pykc PYKC --shim LIBSHIM.so --cxx CXX [--work DIR] [--only SUBSTRING]
-                      [--cpu-device-code llvm,cuda]
+                      [--cpu-device-code llvm,cuda] [--simulator-cache DIR]
 Exits non-zero on any mismatch or failure; the last line is
 "cross-check: N kernels, M arrays compared, K mismatches".
 """
@@ -497,10 +499,66 @@ def run_on_pyk(case, pyk_file, version, inputs, shim):
     return pyk_args
 
 
-def run_case(case, pyk_files, python_module, shim):
+class SimulatorCache:
+    """The arrays Numba's simulator left in earlier runs, by everything that
+    decides them: Numba's and NumPy's versions, this harness (cross_check.py,
+    cases.py, case_inputs.py), the kernel's file and the other .pyk files
+    beside it (which it may import), the kernel, its grid and block, and
+    every input's dtype, shape and bytes. scripts/test points both of its
+    runs (the normal build's and the sanitised build's) at one directory
+    (PYK_SIMULATOR_CACHE): the simulator, which is the same Python in both,
+    runs in the first only. Nothing is kept where no directory is given."""
+
+    def __init__(self, directory):
+        import hashlib
+        import numba
+
+        self.directory = Path(directory)
+        self.directory.mkdir(parents=True, exist_ok=True)
+        self._hashlib = hashlib
+        harness = hashlib.sha256(f"numba {numba.__version__} numpy {np.__version__}".encode())
+        here = Path(__file__).resolve().parent
+        for name in ("cross_check.py", "cases.py", "case_inputs.py"):
+            harness.update((here / name).read_bytes())
+        self.harness = harness.hexdigest()
+
+    def key(self, case, inputs):
+        digest = self._hashlib.sha256(self.harness.encode())
+        pyk_path = TESTS_DIR / case.file
+        for path in [pyk_path] + sorted(p for p in pyk_path.parent.glob("*.pyk") if p != pyk_path):
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+        digest.update(repr((case.kernel, case.grid, case.block)).encode())
+        for value in inputs:
+            if isinstance(value, np.ndarray):
+                digest.update(repr((value.dtype.descr, value.shape)).encode())
+                digest.update(np.ascontiguousarray(value).tobytes())
+            else:
+                digest.update(repr((type(value).__name__, value)).encode())
+        return digest.hexdigest()
+
+    def restore(self, key, args):
+        """Fills the arrays of `args` with what the simulator left; False if
+        this key was never stored."""
+        path = self.directory / f"{key}.npz"
+        if not path.exists():
+            return False
+        with np.load(path, allow_pickle=False) as stored:
+            for index, value in enumerate(args):
+                if isinstance(value, np.ndarray):
+                    value[...] = stored[f"arg{index}"]
+        return True
+
+    def store(self, key, args):
+        arrays = {f"arg{index}": value for index, value in enumerate(args) if isinstance(value, np.ndarray)}
+        partial = self.directory / f"{key}.{os.getpid()}.partial.npz"
+        np.savez(partial, **arrays)
+        partial.replace(self.directory / f"{key}.npz")
+
+
+def run_case(case, pyk_files, python_module, shim, simulator_cache=None):
     """Runs one case on pyk's CPU device with each code of `pyk_files`
     ({code: PykFile}) and under Numba (python_module() gives the file
-    imported as Python); returns (the version of the kernel run, arrays
+    imported as Python; a SimulatorCache may hold what it gave before); returns (the version of the kernel run, arrays
     compared, elements that differ, lines describing them)."""
     inputs = case.make_args(np.random.default_rng(case_specs.SEED))
     # {code: the arrays and values pyk's launch left}
@@ -513,7 +571,11 @@ def run_case(case, pyk_files, python_module, shim):
     numba_args = None
     if case.run_numba:
         numba_args = [np.copy(v) if isinstance(v, np.ndarray) else v for v in inputs]
-        getattr(python_module(), case.kernel)[case.grid, case.block](*numba_args)
+        key = simulator_cache.key(case, inputs) if simulator_cache else None
+        if not (simulator_cache and simulator_cache.restore(key, numba_args)):
+            getattr(python_module(), case.kernel)[case.grid, case.block](*numba_args)
+            if simulator_cache:
+                simulator_cache.store(key, numba_args)
 
     compared, mismatched, lines = 0, 0, []
     for index, (name, dtype, rank) in enumerate(signature):
@@ -611,6 +673,9 @@ def main():
     parser.add_argument("--cxx", required=True)
     parser.add_argument("--work", help="directory for pykc's outputs (default: a temporary one)")
     parser.add_argument("--only", help="run only cases whose file:kernel contains this")
+    parser.add_argument("--simulator-cache", default=os.environ.get("PYK_SIMULATOR_CACHE"),
+                        help="directory keeping the simulator's outputs from run to run "
+                             "(default: $PYK_SIMULATOR_CACHE; none: the simulator runs every case)")
     parser.add_argument("--cpu-device-code", default="llvm,cuda",
                         help="the CPU device's codes to run each case with, comma-separated (default llvm,cuda)")
     options = parser.parse_args()
@@ -629,6 +694,7 @@ def main():
     with tempfile.TemporaryDirectory(prefix="pyk-numba-") as temporary:
         work_dir = Path(options.work or temporary)
         shim = Shim(options.shim)
+        simulator_cache = SimulatorCache(options.simulator_cache) if options.simulator_cache else None
         precompile_runtime_header(work_dir, options.cxx)
         simulate_signature_lists()
         provide_cupy_scalar_types()
@@ -650,7 +716,8 @@ def main():
                         modules[file] = load_python_module(path)
                     return modules[file]
 
-                version, compared, mismatched, lines = run_case(case, pyk_files[case.file], python_module, shim)
+                version, compared, mismatched, lines = run_case(case, pyk_files[case.file], python_module, shim,
+                                                             simulator_cache)
                 if version.symbol != case.kernel:
                     label += f" ({version.symbol})"
             except Exception as error:  # a failed compile, launch or simulation counts as a mismatch
