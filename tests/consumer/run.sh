@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs pyk from BUILD_DIR into a fresh prefix, then configures, builds and
-# runs the consumer project against that prefix alone; then checks that a
+# runs the consumer project's programs against that prefix alone (saxpy:
+# kernels as the docs use them; interop: beside the program's own CUDA
+# runtime calls and DLPack tensors); then checks that a
 # project with two kernel files of one name in a target fails to configure,
 # naming both, and that a call of a kernel with a type none of its versions
 # takes fails to compile, listing them; and that editing a file a kernel
@@ -17,6 +19,7 @@ cmake --install "$build" --prefix "$work/prefix" >/dev/null
 cmake -S "$source" -B "$work/build" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" "$@" >/dev/null
 cmake --build "$work/build"
 "$work/build/saxpy"
+"$work/build/interop"
 
 # Two kernel files of one name in one target: a message naming both.
 if cmake -S "$source/duplicate_names" -B "$work/duplicate" -G Ninja -DCMAKE_PREFIX_PATH="$work/prefix" "$@" \
