@@ -79,7 +79,7 @@ GpuRecord &gpuRecord(int device) {
 
 } // namespace
 
-void *gpuCheckRecord(int device) {
+void allocateGpuCheckRecord(int device) {
   GpuRecord &record = gpuRecord(device);
   std::call_once(record.allocated, [&] {
     const DeviceState &state = cudaState(device);
@@ -91,6 +91,11 @@ void *gpuCheckRecord(int device) {
       cuda::throwError("cuMemcpyHtoD_v2", code, "clearing the check record of checked kernels");
     record.address = address;
   });
+}
+
+void *gpuCheckRecord(int device) {
+  allocateGpuCheckRecord(device);
+  GpuRecord &record = gpuRecord(device);
   record.pending.store(true, std::memory_order_relaxed);
   return reinterpret_cast<void *>(static_cast<std::uintptr_t>(record.address));
 }

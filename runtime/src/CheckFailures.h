@@ -28,8 +28,13 @@ std::string describeCheckFailure(const pyk_check_record &record);
 /// Throws KernelError when `record` holds a failure (and clears it).
 void raiseCheckFailure(pyk_check_record &record);
 
-/// GPU `device`'s check record (allocated and zeroed on first use).
+/// GPU `device`'s check record (allocated and zeroed on first use), which
+/// the next synchronisation reads.
 void *gpuCheckRecord(int device);
+
+/// Allocates and zeroes GPU `device`'s check record now, if it is not
+/// (before a capture, which forbids the synchronous copy that zeroes it).
+void allocateGpuCheckRecord(int device);
 
 /// GPU `device`: after a synchronisation, throws KernelError when a
 /// checked kernel launched on it since the last look recorded a failure. A

@@ -174,6 +174,8 @@ void launchOnCpu(const KernelInfo &kernel, const Launch &config, void **args) {
     checkCooperativeCpuLaunch(kernel, config);
   const std::size_t fiberStackBytes = cpuFiberStackBytes(kernel);
   if (!config.stream) {
+    if (anyCpuStreamCapturing())
+      rejectDefaultStreamWorkWhileCapturing(("launching " + kernelLabel(kernel) + " on the default stream").c_str());
     waitForCpuStreams();
     pyk_check_record record{};
     if (kernel.checked)

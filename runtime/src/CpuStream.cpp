@@ -14,7 +14,10 @@
 #include "CpuStream.h"
 
 #include "CpuLaunch.h"
+#include "pyk/Error.h"
 
+#include <atomic>
+#include <string>
 #include <utility>
 
 namespace pyk::detail {
@@ -87,6 +90,8 @@ private:
 
 namespace {
 constinit CpuStreamRegistry registry;
+/// How many CPU streams capture now.
+constinit std::atomic<int> capturingStreams{0};
 } // namespace
 
 CpuStream::CpuStream() {
@@ -98,6 +103,8 @@ CpuStream::~CpuStream() {
   {
     std::lock_guard lock(mutex_);
     stopping_ = true;
+    if (capturing_) // destroyed mid-capture: what it kept goes with it
+      --capturingStreams;
   }
   workArrived_.notify_one();
   worker_.join();
@@ -107,6 +114,10 @@ CpuStream::~CpuStream() {
 void CpuStream::submit(Task task) {
   {
     std::unique_lock lock(mutex_);
+    if (capturing_) {
+      captured_.push_back(std::move(task));
+      return;
+    }
     if (!cpuThreadRunsABlock())
       roomFreed_.wait(lock, [&] { return queue_.size() < maxQueued; });
     queue_.push_back(std::move(task));
@@ -135,6 +146,19 @@ void CpuStream::synchronize() {
 std::size_t CpuStream::queued() {
   std::lock_guard lock(mutex_);
   return queue_.size();
+}
+
+void CpuStream::beginCapture() {
+  std::lock_guard lock(mutex_);
+  capturing_ = true;
+  ++capturingStreams;
+}
+
+std::vector<CpuStream::Task> CpuStream::endCapture() {
+  std::lock_guard lock(mutex_);
+  capturing_ = false;
+  --capturingStreams;
+  return std::exchange(captured_, {});
 }
 
 void CpuStream::run() {
@@ -169,6 +193,18 @@ void waitForCpuStreams() noexcept {
 void synchronizeCpuStreams() {
   if (std::exception_ptr error = registry.waitForAll(true))
     std::rethrow_exception(error);
+}
+
+bool anyCpuStreamCapturing() noexcept {
+  return capturingStreams.load(std::memory_order_relaxed) > 0;
+}
+
+void rejectDefaultStreamWorkWhileCapturing(const char *operation) {
+  if (anyCpuStreamCapturing())
+    throw Error(std::string("pyk: ") + operation +
+                ": a stream is capturing a graph (Stream::begin_capture), and work on the default stream would "
+                "wait for it, which CUDA forbids during a capture; queue the work on a stream, or call "
+                "end_capture() first");
 }
 
 void raiseOrphanedCpuStreamError() {

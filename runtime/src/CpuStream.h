@@ -2,6 +2,7 @@
 //
 // A CPU stream is a worker thread that runs the work submitted to it (kernel
 // launches, copies, event markers) one item at a time, in submission order.
+// While it captures a graph, what is submitted is kept instead (CpuGraph).
 //
 // The CPU device's default stream behaves like CUDA's legacy default stream:
 // work on it starts only after all work submitted earlier to every stream
@@ -28,6 +29,7 @@
 #include <functional>
 #include <mutex>
 #include <thread>
+#include <vector>
 
 namespace pyk::detail {
 
@@ -61,6 +63,12 @@ public:
   /// Items queued and not yet started (for tests of the bound).
   std::size_t queued();
 
+  /// From now until endCapture(), submit() keeps its tasks, in order,
+  /// instead of queueing them (Stream::begin_capture).
+  void beginCapture();
+  /// The tasks kept since beginCapture(); submit() queues again.
+  std::vector<Task> endCapture();
+
 private:
   friend struct CpuStreamRegistry;
   void run();
@@ -74,6 +82,8 @@ private:
   std::uint64_t completed_ = 0; ///< tasks ever finished
   bool stopping_ = false;
   std::exception_ptr error_;
+  bool capturing_ = false;
+  std::vector<Task> captured_;
   std::thread worker_;
   CpuStream *nextLive_ = nullptr; ///< the list of live streams (CpuStream.cpp)
 };
@@ -91,6 +101,14 @@ void synchronizeCpuStreams();
 /// Rethrows, once, the first error raised by the work of a stream that was
 /// destroyed before a synchronize() took it; returns when there is none.
 void raiseOrphanedCpuStreamError();
+
+/// Whether a CPU stream captures a graph now.
+bool anyCpuStreamCapturing() noexcept;
+
+/// Throws pyk::Error naming `operation` while a CPU stream captures: work
+/// on the default stream waits for every stream, and CUDA forbids that
+/// while a stream captures (CUDA_ERROR_STREAM_CAPTURE_IMPLICIT on a GPU).
+void rejectDefaultStreamWorkWhileCapturing(const char *operation);
 
 } // namespace pyk::detail
 

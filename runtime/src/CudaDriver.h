@@ -30,6 +30,8 @@ using CUstream = struct CUstream_st *;
 using CUevent = struct CUevent_st *;
 using CUjit_option = int;
 using CUlinkState = struct CUlinkState_st *;
+using CUgraph = struct CUgraph_st *;
+using CUgraphExec = struct CUgraphExec_st *;
 
 // Constants (values from cuda.h).
 inline constexpr CUresult CUDA_SUCCESS = 0;
@@ -64,6 +66,7 @@ inline constexpr int CU_JIT_INPUT_PTX = 1;
 inline constexpr unsigned CU_STREAM_DEFAULT = 0;
 inline constexpr unsigned CU_MEMHOSTALLOC_PORTABLE = 1;
 inline constexpr unsigned CU_EVENT_DEFAULT = 0;
+inline constexpr int CU_STREAM_CAPTURE_MODE_RELAXED = 2;
 
 /// Every driver entry point the runtime uses: X(member, "versioned symbol",
 /// function type). The member is what the runtime calls; the symbol is what
@@ -95,6 +98,12 @@ inline constexpr unsigned CU_EVENT_DEFAULT = 0;
   X(cuStreamCreate, "cuStreamCreate", CUresult(CUstream *, unsigned))                                                  \
   X(cuStreamDestroy, "cuStreamDestroy_v2", CUresult(CUstream))                                                         \
   X(cuStreamSynchronize, "cuStreamSynchronize", CUresult(CUstream))                                                    \
+  X(cuStreamBeginCapture, "cuStreamBeginCapture_v2", CUresult(CUstream, int))                                          \
+  X(cuStreamEndCapture, "cuStreamEndCapture", CUresult(CUstream, CUgraph *))                                           \
+  X(cuGraphInstantiate, "cuGraphInstantiateWithFlags", CUresult(CUgraphExec *, CUgraph, unsigned long long))           \
+  X(cuGraphLaunch, "cuGraphLaunch", CUresult(CUgraphExec, CUstream))                                                   \
+  X(cuGraphExecDestroy, "cuGraphExecDestroy", CUresult(CUgraphExec))                                                   \
+  X(cuGraphDestroy, "cuGraphDestroy", CUresult(CUgraph))                                                               \
   X(cuEventCreate, "cuEventCreate", CUresult(CUevent *, unsigned))                                                     \
   X(cuEventRecord, "cuEventRecord", CUresult(CUevent, CUstream))                                                       \
   X(cuEventSynchronize, "cuEventSynchronize", CUresult(CUevent))                                                       \

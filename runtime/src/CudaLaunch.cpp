@@ -384,13 +384,22 @@ void launchOnGpu(KernelInfo &kernel, const Launch &config, void **args) {
   StreamImpl *stream = config.stream ? &checkedImpl(*config.stream, "launching a kernel") : nullptr;
   if (kernel.checked)
     bindCheckArguments(kernel, args, gpuCheckRecord(state.index));
-  if (kernel.gridSynchronises)
-    return launchCooperatively(state, kernel, config, function, stream, args);
-  CUresult code = state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
-                                           config.block.y, config.block.z, static_cast<unsigned>(config.shared_bytes),
-                                           stream ? stream->cuStream : nullptr, args, nullptr);
-  if (code != cuda::CUDA_SUCCESS)
-    throwLaunchError(state, kernel, config, function, code, "cuLaunchKernel");
+  if (kernel.gridSynchronises) {
+    launchCooperatively(state, kernel, config, function, stream, args);
+  } else {
+    CUresult code = state.cu->cuLaunchKernel(function, config.grid.x, config.grid.y, config.grid.z, config.block.x,
+                                             config.block.y, config.block.z,
+                                             static_cast<unsigned>(config.shared_bytes),
+                                             stream ? stream->cuStream : nullptr, args, nullptr);
+    if (code != cuda::CUDA_SUCCESS)
+      throwLaunchError(state, kernel, config, function, code, "cuLaunchKernel");
+  }
+  if (stream && stream->capturing) {
+    // One launch more in the graph, whose replays write the check record
+    // when it is checked.
+    stream->capturedCheckedLaunch |= kernel.checked;
+    ++stream->capturedOperations;
+  }
 }
 
 } // namespace pyk::detail

@@ -317,8 +317,10 @@ std::string device_name() {
 
 void synchronize() {
   const detail::DeviceState &state = detail::deviceState();
-  if (state.kind == DeviceKind::Cpu)
+  if (state.kind == DeviceKind::Cpu) {
+    detail::rejectDefaultStreamWorkWhileCapturing("pyk::synchronize");
     return detail::synchronizeCpuStreams();
+  }
   cuda::CUresult code = detail::cudaState().cu->cuCtxSynchronize();
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError("cuCtxSynchronize", code, "a kernel or copy that ran before this pyk::synchronize() failed");

@@ -119,6 +119,7 @@ StreamImpl &streamOf(Stream &stream, int device, int otherDevice, const char *op
 
 void copyOnCpu(void *to, const void *from, std::size_t bytes, StreamImpl *stream) {
   if (!stream) {
+    rejectDefaultStreamWorkWhileCapturing("a copy without a stream");
     waitForCpuStreams();
     std::memcpy(to, from, bytes);
     return;
@@ -151,6 +152,8 @@ void copyOnGpu(Direction direction, void *to, const void *from, std::size_t byte
   }
   if (code != cuda::CUDA_SUCCESS)
     cuda::throwError(call, code, std::string(operation) + " (" + bytesText(bytes) + ")");
+  if (stream && stream->capturing)
+    ++stream->capturedOperations;
   // A copy to the host waits for the kernels before it: what a checked one
   // found surfaces here.
   if (direction == Direction::ToHost && !stream)
@@ -270,6 +273,8 @@ void copyDeviceToDevice(void *to, int toDevice, const void *from, int fromDevice
     cuda::throwError(impl ? "cuMemcpyPeerAsync" : "cuMemcpyPeer", code,
                      "copying " + bytesText(bytes) + " from device " + std::to_string(fromDevice) + " to device " +
                          std::to_string(toDevice));
+  if (impl && impl->capturing)
+    ++impl->capturedOperations;
 }
 
 } // namespace pyk::detail

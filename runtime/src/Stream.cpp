@@ -94,6 +94,7 @@ void *Stream::native() const {
 Stream::~Stream() {
   if (!impl_ || impl_->kind == DeviceKind::Cpu)
     return; // the CpuStream finishes its work in its destructor
+  detail::abandonCapture(*impl_);
   detail::releaseGpuGridBarrier(*impl_);
   if (!impl_->ownsCuStream)
     return;
@@ -115,6 +116,9 @@ Stream &Stream::operator=(Stream &&other) noexcept {
 
 void Stream::synchronize() {
   detail::StreamImpl &impl = detail::checkedImpl(*this, "Stream::synchronize");
+  if (impl.capturing)
+    throw Error("pyk: Stream::synchronize: the stream is capturing a graph, and its work has not run; call "
+                "end_capture(), launch the graph, then synchronize");
   if (impl.kind == DeviceKind::Cpu) {
     impl.cpu->synchronize();
     // As on a GPU, whose check record is the device's.
@@ -162,6 +166,9 @@ void Event::record(Stream *stream) {
   detail::StreamImpl *streamImpl = stream ? &detail::checkedImpl(*stream, "Event::record") : nullptr;
   if (streamImpl && streamImpl->device != impl.device)
     detail::rejectOtherDevice("Event::record", "the stream", streamImpl->device, impl.device);
+  if (streamImpl && streamImpl->capturing)
+    throw Error("pyk: Event::record: the stream is capturing a graph, which holds launches and copies only; record "
+                "the event after launching the graph");
   if (impl.kind == DeviceKind::Cuda) {
     cuda::CUstream handle = streamImpl ? streamImpl->cuStream : nullptr;
     cuda::check(detail::cudaState(impl.device).cu->cuEventRecord(impl.cuEvent, handle), "cuEventRecord");
@@ -175,6 +182,7 @@ void Event::record(Stream *stream) {
   }
   if (!stream) {
     // The default stream: the point after all work queued so far.
+    detail::rejectDefaultStreamWorkWhileCapturing("Event::record on the default stream");
     detail::waitForCpuStreams();
     state->reach(generation);
     return;

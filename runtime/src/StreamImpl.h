@@ -2,7 +2,9 @@
 //
 // A Stream is a CUstream on the GPU and a CpuStream (a worker thread) on the
 // CPU device. An Event is a CUevent on the GPU; on the CPU device it is a
-// marker that a stream's worker stamps with the time when it reaches it.
+// marker that a stream's worker stamps with the time when it reaches it. A
+// Graph is an instantiated CUDA graph on the GPU, and on the CPU device the
+// tasks a capturing CpuStream kept.
 //
 //===----------------------------------------------------------------------===//
 #ifndef PYK_RUNTIME_STREAMIMPL_H
@@ -18,6 +20,7 @@
 #include <cstdint>
 #include <memory>
 #include <mutex>
+#include <vector>
 
 namespace pyk::detail {
 
@@ -31,6 +34,33 @@ struct StreamImpl {
   /// (CudaGridBarriers.h); 0 until the first.
   std::once_flag gridBarrierAllocated;
   cuda::CUdeviceptr gridBarrier = 0;
+  /// Between begin_capture() and end_capture() (the CPU device's is its
+  /// CpuStream's).
+  bool capturing = false;
+  /// GPU: a checked kernel was captured since begin_capture(), so replays
+  /// write the device's check record.
+  bool capturedCheckedLaunch = false;
+  /// GPU: the launches and copies captured since begin_capture().
+  std::size_t capturedOperations = 0;
+};
+
+/// The CPU device's graph: the captured tasks, run in order by one task
+/// queued on the stream it is launched on. The mutex keeps two replays on
+/// two streams from running at once (they share the launches' copies of
+/// their arguments and check records).
+struct CpuGraph {
+  std::mutex running;
+  std::vector<CpuStream::Task> tasks;
+};
+
+struct GraphImpl {
+  DeviceKind kind = DeviceKind::Cpu;
+  int device = 0;                          ///< the device it was captured on
+  cuda::CUgraph cuGraph = nullptr;         ///< GPU
+  cuda::CUgraphExec cuGraphExec = nullptr; ///< GPU: cuGraph instantiated
+  std::size_t gpuOperations = 0;           ///< GPU: what was captured
+  bool checked = false;                    ///< GPU: it holds a checked kernel
+  std::shared_ptr<CpuGraph> cpu;           ///< CPU device; shared with queued replays
 };
 
 /// A CPU-device event: each record() takes the next generation number; the
@@ -56,6 +86,10 @@ struct EventImpl {
 /// The implementation of `stream`; throws pyk::Error naming `operation`
 /// when the stream was moved from.
 StreamImpl &checkedImpl(const Stream &stream, const char *operation);
+
+/// A GPU stream destroyed while it captures: ends the capture and drops
+/// what it captured (Graph.cpp).
+void abandonCapture(StreamImpl &stream) noexcept;
 
 } // namespace pyk::detail
 

@@ -12,8 +12,6 @@
 
 #include <gmock/gmock.h>
 
-#include <dlfcn.h>
-
 #include <cstdint>
 #include <cstring>
 #include <memory>
@@ -70,10 +68,7 @@ protected:
       return;
     if (!onFakeDriver())
       GTEST_SKIP() << "needs the fake CUDA driver (ctest runs these tests with it)";
-    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    void *symbol = library ? dlsym(library, "pykFakeCudaState") : nullptr;
-    if (library)
-      dlclose(library);
+    void *symbol = fakeDriverSymbol("pykFakeCudaState");
     ASSERT_NE(symbol, nullptr);
     PykFakeCudaState *(*getState)();
     std::memcpy(&getState, &symbol, sizeof(symbol));
@@ -127,10 +122,7 @@ protected:
 
   /// The bytes of the fake device's live allocation at `pointer` (0: none).
   static unsigned long long allocationBytes(std::uint64_t pointer) {
-    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
-    void *symbol = library ? dlsym(library, "pykFakeCudaAllocationBytes") : nullptr;
-    if (library)
-      dlclose(library);
+    void *symbol = fakeDriverSymbol("pykFakeCudaAllocationBytes");
     if (!symbol)
       return 0;
     unsigned long long (*bytes)(unsigned long long);

@@ -183,12 +183,17 @@ void throwInBlock(const Launch &config, std::int64_t failingBlock) {
   launch(throwInBlockKernel, config, slots);
 }
 
-bool registerKernelWithFakeDriver(const char *symbol, detail::CpuKernelEntry entry) {
+void *fakeDriverSymbol(const char *name) {
   void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_NOLOAD);
   if (!library)
-    return false;
-  void *found = dlsym(library, "pykFakeCudaRegisterKernel");
+    return nullptr;
+  void *found = dlsym(library, name);
   dlclose(library); // drops only the reference this call took
+  return found;
+}
+
+bool registerKernelWithFakeDriver(const char *symbol, detail::CpuKernelEntry entry) {
+  void *found = fakeDriverSymbol("pykFakeCudaRegisterKernel");
   if (!found)
     return false;
   using Register = void (*)(const char *, detail::CpuKernelEntry);

@@ -54,6 +54,10 @@ bool registerWithFakeDriver();
 /// name its PTX gives it; false when the fake driver is not loaded.
 bool registerKernelWithFakeDriver(const char *symbol, detail::CpuKernelEntry entry);
 
+/// The loaded fake driver's extra function `name` (fake_cuda/FakeCudaControl.h),
+/// or null when libcuda.so.1 is not the fake.
+void *fakeDriverSymbol(const char *name);
+
 } // namespace pyk::test
 
 #endif // PYK_TEST_TESTKERNELS_H

@@ -77,6 +77,13 @@ struct LaunchRow {
   double wrapperUs = NAN, rawUs = NAN;
 };
 
+/// Microseconds per kernel, to the end of the synchronisation, of `kernels`
+/// empty launches on a stream and of the same launches replayed as a graph.
+struct GraphRow {
+  int kernels = 0;
+  double streamUs = NAN, graphUs = NAN;
+};
+
 /// Time to load one module: the driver JIT-compiling PTX (pykc's LLVM PTX
 /// and nvcc's PTX of pykc's CUDA C++) against loading a ptxas cubin.
 struct ModuleLoadRow {
@@ -88,6 +95,7 @@ struct ModuleLoadRow {
 CopyCeiling measureCopyCeiling(const Context &context);
 std::vector<KernelRow> runKernels(const Context &context, const Sizes &sizes);
 std::vector<LaunchRow> measureLaunchOverhead(const Context &context);
+std::vector<GraphRow> measureGraphReplay(const Context &context);
 std::vector<ModuleLoadRow> measureModuleLoads(const Context &context);
 
 /// Adds Numba's times from numba_bench.py's output file ("NAME MS" or
@@ -97,7 +105,7 @@ void addNumbaTimes(const std::string &file, std::vector<KernelRow> &rows);
 /// The markdown tables, in one string (printed last, and written to a file).
 std::string tables(const Context &context, const std::string &device, const CopyCeiling &ceiling,
                    const std::vector<KernelRow> &kernels, const std::vector<LaunchRow> &launches,
-                   const std::vector<ModuleLoadRow> &loads, bool numbaColumn);
+                   const std::vector<GraphRow> &graphs, const std::vector<ModuleLoadRow> &loads, bool numbaColumn);
 
 /// Prints one progress line ("gpu_bench: ...") and flushes, so that a run
 /// cut short still shows how far it got.

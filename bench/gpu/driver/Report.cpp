@@ -79,6 +79,7 @@ std::string tableRow(const std::vector<std::string> &cells, bool head = false) {
 
 std::string tables(const Context &context, const std::string &device, const CopyCeiling &ceiling,
                    const std::vector<KernelRow> &kernels, const std::vector<LaunchRow> &launches,
+                   const std::vector<GraphRow> &graphs,
                    const std::vector<ModuleLoadRow> &loads, bool numbaColumn) {
   std::string out;
   out += "## GPU benchmark results\n\n";
@@ -131,6 +132,12 @@ std::string tables(const Context &context, const std::string &device, const Copy
   for (const LaunchRow &row : launches)
     out += format("| %d | ", row.args) + number(row.wrapperUs, "%.2f") + " | " + number(row.rawUs, "%.2f") + " | " +
            number(row.wrapperUs - row.rawUs, "%+.2f") + " |\n";
+
+  out += "\n### Graph replay (µs per kernel, from the first launch to the end of the stream's synchronisation)\n\n";
+  out += "| empty kernels | launched on a stream | one pyk::Graph launch | stream / graph |\n|---|---|---|---|\n";
+  for (const GraphRow &row : graphs)
+    out += format("| %d | ", row.kernels) + number(row.streamUs, "%.2f") + " | " + number(row.graphUs, "%.2f") +
+           " | " + number(row.streamUs / row.graphUs, "%.1fx") + " |\n";
 
   out += "\n### Module load (ms, cuModuleLoadData, median of 5; driver JIT cache off)\n\n";
   out += "| module | JIT of pykc's LLVM PTX | JIT of nvcc's PTX | ptxas cubin | LLVM PTX JIT / cubin |\n"

@@ -1,6 +1,6 @@
 // gpu_bench: pyk's kernels through both GPU paths (the PTX one also with
 // 32-bit element offsets) against hand-written CUDA on one GPU, after the
-// device-to-device copy ceiling; then launch overhead and module load time.
+// device-to-device copy ceiling; then launch overhead, graph replay and module load time.
 // Prints progress lines as it goes and the markdown tables last. Without a
 // GPU it runs pyk's kernels on pyk's CPU device at small sizes instead, so
 // that the harness and the checks are exercised anywhere. Exits 1 if any
@@ -162,11 +162,12 @@ int main(int argc, char **argv) {
   if (!options.numbaFile.empty())
     addNumbaTimes(options.numbaFile, kernels);
   const std::vector<LaunchRow> launches = measureLaunchOverhead(context);
+  const std::vector<GraphRow> graphs = measureGraphReplay(context);
   const std::vector<ModuleLoadRow> loads = measureModuleLoads(context);
 
   const bool failed = anyFailure(kernels);
   step(failed ? "SOME CHECKS FAILED OR ERRORED: see the lines above and the tables" : "all checks passed");
-  const std::string text = tables(context, device, ceiling, kernels, launches, loads, !options.numbaFile.empty());
+  const std::string text = tables(context, device, ceiling, kernels, launches, graphs, loads, !options.numbaFile.empty());
   std::printf("\n%s", text.c_str());
   if (!options.tablesFile.empty()) {
     std::ofstream out(options.tablesFile);

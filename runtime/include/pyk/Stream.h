@@ -12,9 +12,14 @@
 // cudaStream_t), and Stream::adopt makes a Stream of one your code created,
 // so pyk's launches and copies order with your work on it.
 //
+// begin_capture() and end_capture() make a pyk::Graph of the work queued in
+// between, which runs only when the Graph is launched (pyk/Graph.h).
+//
 //===----------------------------------------------------------------------===//
 #ifndef PYK_STREAM_H
 #define PYK_STREAM_H
+
+#include "pyk/Graph.h"
 
 #include <memory>
 
@@ -48,6 +53,19 @@ public:
   /// destroy it, which your code does after this Stream is gone.
   /// DeviceError on the CPU device, and for a null stream.
   static Stream adopt(void *cuda_stream);
+
+  /// From now until end_capture(), the kernels launched and the
+  /// asynchronous copies queued on this stream are captured, not run. While
+  /// a stream captures, work on the default stream (a launch or copy
+  /// without a stream, pyk::synchronize()) is an error, as CUDA makes it,
+  /// and so are this stream's synchronize() and an event recorded on it.
+  /// Error if it captures already.
+  void begin_capture();
+  /// Ends the capture: the Graph of the work captured since
+  /// begin_capture(). Error if it was not capturing.
+  Graph end_capture();
+  /// Whether the stream is between begin_capture() and end_capture().
+  bool capturing() const;
 
   detail::StreamImpl *impl() const { return impl_.get(); }
 

@@ -33,6 +33,9 @@ struct PykFakeCudaState {
   std::atomic<int> liveStreams{0};              ///< cuStreamCreate minus cuStreamDestroy_v2
   std::atomic<int> livePinnedAllocations{0};    ///< cuMemHostAlloc minus cuMemFreeHost
   std::atomic<int> pageableAsyncCopies{0};      ///< asynchronous copies to or from host memory that is not pinned
+  std::atomic<int> capturedLaunches{0};         ///< launches kept by a capturing stream
+  std::atomic<int> graphLaunches{0};            ///< successful cuGraphLaunch calls
+  std::atomic<int> liveGraphs{0};               ///< graphs and executable graphs not yet destroyed
   std::atomic<int> maxThreadsPerFunction{1024}; ///< CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK
   std::atomic<int> dynamicSharedOptIn{0};       ///< the last CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES set
   std::atomic<int> synchronizeError{0};         ///< what cuCtxSynchronize returns

@@ -5,7 +5,11 @@
 // path (driver loading, context per thread, module cache, JIT logs, launch
 // errors, streams and events) on a machine without a GPU. Device memory is
 // host memory; a launch runs the kernel's registered CPU entry, block by
-// block, at once (so every stream is trivially in order).
+// block, at once (so every stream is trivially in order). A capturing
+// stream keeps its launches (with copies of their arguments' values, sized
+// by the kernel's PTX parameters) and copies, which a graph launch runs;
+// work on the default stream while a stream captures fails and ends the
+// capture, as CUDA's stream capture does.
 //
 // Environment: PYK_FAKE_CUDA_INIT_ERROR=N makes cuInit return N;
 // PYK_FAKE_CUDA_DEVICES=N sets the device count (default 2, so that every
@@ -18,6 +22,7 @@
 //
 //===----------------------------------------------------------------------===//
 #include "FakeCudaControl.h"
+#include "FakePtx.h"
 
 #include <algorithm>
 #include <chrono>
@@ -25,12 +30,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <new>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -38,7 +45,9 @@ namespace {
 using CUresult = int;
 constexpr CUresult SUCCESS = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, INVALID_DEVICE = 101,
                    INVALID_CONTEXT = 201, INVALID_PTX = 218, INVALID_HANDLE = 400, NOT_FOUND = 500,
-                   LAUNCH_OUT_OF_RESOURCES = 701, LAUNCH_FAILED = 719, COOPERATIVE_LAUNCH_TOO_LARGE = 720;
+                   ILLEGAL_STATE = 401, LAUNCH_OUT_OF_RESOURCES = 701, LAUNCH_FAILED = 719,
+                   COOPERATIVE_LAUNCH_TOO_LARGE = 720, STREAM_CAPTURE_UNSUPPORTED = 900,
+                   STREAM_CAPTURE_INVALIDATED = 901, STREAM_CAPTURE_IMPLICIT = 906;
 
 constexpr std::size_t defaultShared = 48 * 1024, optInShared = 232448;
 constexpr std::size_t largestAllocation = std::size_t{1} << 40;
@@ -50,14 +59,26 @@ constexpr int maxDevices = 8;
 struct Function {
   std::string name;
   int dynamicShared = 0;
-  void *context = nullptr; ///< its module's
+  void *context = nullptr;             ///< its module's
+  std::vector<std::size_t> paramSizes; ///< its .entry's parameters, in bytes
 };
 struct Module {
   std::string text;
   std::vector<std::unique_ptr<Function>> functions; ///< owned, as a driver's module owns them
 };
+/// A captured launch or copy, run again by each graph launch.
+using Operation = std::function<CUresult()>;
 struct Stream {
   void *context = nullptr;
+  bool capturing = false;
+  bool invalidated = false; ///< the capture met an operation it forbids
+  std::vector<Operation> captured;
+};
+struct Graph {
+  std::vector<Operation> operations;
+};
+struct GraphExec {
+  std::vector<Operation> operations;
 };
 struct Event {
   bool recorded = false;
@@ -72,6 +93,7 @@ struct Driver {
   std::map<void *, std::size_t> allocations; ///< live ones and their sizes
   std::map<const void *, std::size_t> pinned; ///< live cuMemHostAlloc'd memory and its sizes
   std::map<std::string, pyk::detail::CpuKernelEntry> kernels;
+  std::vector<Stream *> capturing; ///< streams between begin and end of a capture
   PykFakeCudaState state;
 };
 
@@ -112,13 +134,27 @@ CUresult notReady() {
   return driver().initialised ? INVALID_CONTEXT : NOT_INITIALIZED;
 }
 
+/// Work on the default stream while a stream captures: it would wait for
+/// that stream, which CUDA forbids; the capture is over (invalidated).
+bool defaultStreamWorkForbidden() {
+  std::lock_guard lock(driver().mutex);
+  if (driver().capturing.empty())
+    return false;
+  for (Stream *stream : driver().capturing)
+    stream->invalidated = true;
+  return true;
+}
+
 void *host(unsigned long long pointer) {
   return reinterpret_cast<void *>(static_cast<std::uintptr_t>(pointer));
 }
 
+/// A synchronous copy (the default stream's).
 CUresult copy(void *to, const void *from, std::size_t bytes) {
   if (!ready())
     return notReady();
+  if (defaultStreamWorkForbidden())
+    return STREAM_CAPTURE_IMPLICIT;
   std::memcpy(to, from, bytes);
   return SUCCESS;
 }
@@ -136,42 +172,6 @@ void writeLog(unsigned count, const int *options, void **values, int bufferOptio
     std::snprintf(buffer, size, "%s", text);
 }
 
-/// The name of the function a PTX `.func` line declares or defines
-/// ("[.extern|.visible] .func [(retval)] NAME(...").
-std::string functionName(const std::string &line) {
-  std::size_t at = line.find(".func") + 5;
-  while (at < line.size() && line[at] == ' ')
-    ++at;
-  if (at < line.size() && line[at] == '(') // the return value
-    at = line.find(')', at) + 1;
-  while (at < line.size() && line[at] == ' ')
-    ++at;
-  std::size_t end = at;
-  while (end < line.size() && line[end] != '(' && line[end] != ' ' && line[end] != ';')
-    ++end;
-  return line.substr(at, end - at);
-}
-
-/// The first function `ptx` declares `.extern` and does not define, as the
-/// driver's linker resolves them; empty when there is none.
-std::string unresolvedFunction(const std::string &ptx) {
-  std::vector<std::string> declared, defined;
-  std::size_t start = 0;
-  while (start < ptx.size()) {
-    std::size_t end = ptx.find('\n', start);
-    if (end == std::string::npos)
-      end = ptx.size();
-    const std::string line = ptx.substr(start, end - start);
-    if (line.find(".func") != std::string::npos && line.find("//") != 0)
-      (line.find(".extern") != std::string::npos ? declared : defined).push_back(functionName(line));
-    start = end + 1;
-  }
-  for (const std::string &name : declared)
-    if (std::find(defined.begin(), defined.end(), name) == defined.end())
-      return name;
-  return "";
-}
-
 /// A JIT link (cuLinkCreate_v2): the PTX added so far, and the image once complete.
 struct LinkState {
   std::string text;
@@ -184,6 +184,25 @@ struct LinkState {
 /// another (cuLaunchKernel and cuLaunchCooperativeKernel alike).
 CUresult runKernel(Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                    unsigned shared, void **params);
+
+/// A launch on a capturing stream: kept, with copies of its arguments'
+/// values (the caller's go away), for each launch of the graph.
+CUresult capture(Stream *stream, Function *function, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
+                 unsigned bz, unsigned shared, void **params) {
+  std::vector<std::vector<unsigned char>> values;
+  for (std::size_t i = 0; i < function->paramSizes.size(); ++i) {
+    const auto *bytes = static_cast<const unsigned char *>(params[i]);
+    values.emplace_back(bytes, bytes + function->paramSizes[i]);
+  }
+  stream->captured.push_back([=]() mutable {
+    std::vector<void *> pointers;
+    for (std::vector<unsigned char> &value : values)
+      pointers.push_back(value.data());
+    return runKernel(function, gx, gy, gz, bx, by, bz, shared, pointers.data());
+  });
+  ++driver().state.capturedLaunches;
+  return SUCCESS;
+}
 
 } // namespace
 
@@ -289,7 +308,9 @@ CUresult cuCtxSetCurrent(void *context) {
 }
 
 CUresult cuCtxSynchronize() {
-  return ready() ? driver().state.synchronizeError.load() : notReady();
+  if (!ready())
+    return notReady();
+  return defaultStreamWorkForbidden() ? STREAM_CAPTURE_UNSUPPORTED : driver().state.synchronizeError.load();
 }
 
 CUresult cuMemAlloc_v2(unsigned long long *pointer, std::size_t bytes) {
@@ -354,9 +375,21 @@ CUresult cuMemcpyDtoD_v2(unsigned long long to, unsigned long long from, std::si
 }
 /// A copy on `stream` (null: the default stream of the current context).
 CUresult copyOn(Stream *stream, void *to, const void *from, std::size_t bytes) {
-  if (ready() && stream && !inCurrentContext(stream->context))
+  if (!stream)
+    return copy(to, from, bytes);
+  if (!ready())
+    return notReady();
+  if (!inCurrentContext(stream->context))
     return INVALID_HANDLE;
-  return copy(to, from, bytes);
+  if (stream->capturing) {
+    stream->captured.push_back([=] {
+      std::memcpy(to, from, bytes);
+      return SUCCESS;
+    });
+    return SUCCESS;
+  }
+  std::memcpy(to, from, bytes);
+  return SUCCESS;
 }
 
 /// Counts an asynchronous copy whose host memory is not pinned (a GPU
@@ -395,7 +428,8 @@ CUresult cuMemcpyPeerAsync(unsigned long long to, void *, unsigned long long fro
 CUresult cuStreamCreate(Stream **stream, unsigned) {
   if (!ready())
     return notReady();
-  *stream = new Stream{currentContext};
+  *stream = new Stream;
+  (*stream)->context = currentContext;
   ++driver().state.liveStreams;
   return SUCCESS;
 }
@@ -405,6 +439,10 @@ CUresult cuStreamDestroy_v2(Stream *stream) {
     return notReady();
   if (!inCurrentContext(stream->context))
     return INVALID_HANDLE;
+  {
+    std::lock_guard lock(driver().mutex);
+    std::erase(driver().capturing, stream);
+  }
   delete stream;
   --driver().state.liveStreams;
   return SUCCESS;
@@ -413,7 +451,84 @@ CUresult cuStreamDestroy_v2(Stream *stream) {
 CUresult cuStreamSynchronize(Stream *stream) {
   if (!ready())
     return notReady();
-  return inCurrentContext(stream->context) ? SUCCESS : INVALID_HANDLE;
+  if (!inCurrentContext(stream->context))
+    return INVALID_HANDLE;
+  if (stream->capturing) {
+    stream->invalidated = true;
+    return STREAM_CAPTURE_UNSUPPORTED;
+  }
+  return SUCCESS;
+}
+
+CUresult cuStreamBeginCapture_v2(Stream *stream, int) {
+  if (!ready())
+    return notReady();
+  if (!stream || !inCurrentContext(stream->context))
+    return INVALID_HANDLE;
+  if (stream->capturing)
+    return ILLEGAL_STATE;
+  std::lock_guard lock(driver().mutex);
+  stream->capturing = true;
+  stream->invalidated = false;
+  stream->captured.clear();
+  driver().capturing.push_back(stream);
+  return SUCCESS;
+}
+
+CUresult cuStreamEndCapture(Stream *stream, Graph **graph) {
+  if (!ready())
+    return notReady();
+  if (!inCurrentContext(stream->context))
+    return INVALID_HANDLE;
+  if (!stream->capturing)
+    return ILLEGAL_STATE;
+  std::lock_guard lock(driver().mutex);
+  stream->capturing = false;
+  std::erase(driver().capturing, stream);
+  std::vector<Operation> captured = std::exchange(stream->captured, {});
+  if (stream->invalidated) {
+    *graph = nullptr;
+    return STREAM_CAPTURE_INVALIDATED;
+  }
+  *graph = new Graph{std::move(captured)};
+  ++driver().state.liveGraphs;
+  return SUCCESS;
+}
+
+CUresult cuGraphInstantiateWithFlags(GraphExec **exec, Graph *graph, unsigned long long) {
+  if (!ready())
+    return notReady();
+  if (!graph)
+    return INVALID_VALUE;
+  *exec = new GraphExec{graph->operations};
+  ++driver().state.liveGraphs;
+  return SUCCESS;
+}
+
+CUresult cuGraphLaunch(GraphExec *exec, Stream *stream) {
+  if (!ready())
+    return notReady();
+  if (stream && !inCurrentContext(stream->context))
+    return INVALID_HANDLE;
+  if (stream ? stream->capturing : defaultStreamWorkForbidden())
+    return STREAM_CAPTURE_UNSUPPORTED;
+  for (const Operation &operation : exec->operations)
+    if (CUresult result = operation(); result != SUCCESS)
+      return result;
+  ++driver().state.graphLaunches;
+  return SUCCESS;
+}
+
+CUresult cuGraphExecDestroy(GraphExec *exec) {
+  delete exec;
+  --driver().state.liveGraphs;
+  return SUCCESS;
+}
+
+CUresult cuGraphDestroy(Graph *graph) {
+  delete graph;
+  --driver().state.liveGraphs;
+  return SUCCESS;
 }
 
 CUresult cuEventCreate(Event **event, unsigned) {
@@ -462,7 +577,7 @@ CUresult cuModuleLoadDataEx(Module **module, const void *image, unsigned count, 
     writeLog(count, options, values, 5, 6, "ptxas application ptx input, line 3; fatal   : fake failure for testing\n");
     return INVALID_PTX;
   }
-  if (std::string missing = unresolvedFunction(text); !missing.empty()) {
+  if (std::string missing = pyk::fake_cuda::unresolvedFunction(text); !missing.empty()) {
     const std::string log = "ptxas fatal   : Unresolved extern function '" + missing + "'\n";
     writeLog(count, options, values, 5, 6, log.c_str());
     return INVALID_PTX;
@@ -498,7 +613,7 @@ CUresult cuLinkAddData_v2(LinkState *link, int type, void *data, std::size_t siz
 CUresult cuLinkComplete(LinkState *link, void **image, std::size_t *size) {
   if (!ready())
     return notReady();
-  if (std::string missing = unresolvedFunction(link->text); !missing.empty()) {
+  if (std::string missing = pyk::fake_cuda::unresolvedFunction(link->text); !missing.empty()) {
     const std::string log = "error   : Undefined reference to '" + missing + "'\n";
     writeLog(static_cast<unsigned>(link->options.size()), link->options.data(), link->values.data(), 5, 6,
              log.c_str());
@@ -523,7 +638,8 @@ CUresult cuModuleGetFunction(Function **function, Module *module, const char *na
   if (module->text.find(std::string(".entry ") + name + "(") == std::string::npos)
     return NOT_FOUND;
   std::lock_guard lock(driver().mutex);
-  module->functions.push_back(std::make_unique<Function>(Function{name, 0, currentContext}));
+  module->functions.push_back(
+      std::make_unique<Function>(Function{name, 0, currentContext, pyk::fake_cuda::entryParamSizes(module->text, name)}));
   *function = module->functions.back().get();
   return SUCCESS;
 }
@@ -581,6 +697,10 @@ CUresult cuLaunchKernel(Function *function, unsigned gx, unsigned gy, unsigned g
     return notReady();
   if (!inCurrentContext(function->context) || (stream && !inCurrentContext(stream->context)))
     return INVALID_HANDLE;
+  if (stream && stream->capturing)
+    return capture(stream, function, gx, gy, gz, bx, by, bz, shared, params);
+  if (!stream && defaultStreamWorkForbidden())
+    return STREAM_CAPTURE_IMPLICIT;
   const CUresult result = runKernel(function, gx, gy, gz, bx, by, bz, shared, params);
   if (result == SUCCESS)
     ++driver().state.launches;
@@ -596,6 +716,10 @@ CUresult cuLaunchCooperativeKernel(Function *function, unsigned gx, unsigned gy,
   const int blockSize = static_cast<int>(std::uint64_t{bx} * by * bz);
   if (std::uint64_t{gx} * gy * gz > std::uint64_t(blocksPerMultiprocessor(blockSize)) * multiprocessors)
     return COOPERATIVE_LAUNCH_TOO_LARGE;
+  if (stream && stream->capturing)
+    return capture(stream, function, gx, gy, gz, bx, by, bz, shared, params);
+  if (!stream && defaultStreamWorkForbidden())
+    return STREAM_CAPTURE_IMPLICIT;
   const CUresult result = runKernel(function, gx, gy, gz, bx, by, bz, shared, params);
   if (result == SUCCESS) {
     driver().state.cooperativeStream = stream;
