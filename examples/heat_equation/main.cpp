@@ -2,15 +2,18 @@
 // in one cooperative launch (every block resident at once, which
 // solve_heat_equation_max_cooperative_grid_blocks checks beforehand),
 // checked against the same steps on the host and, as Numba's own example
-// checks, for the heat it conserves.
+// checks, for the heat it conserves. `heat_equation STEPS` takes another
+// number of steps.
 #include "heat_equation.pyk.h"
 
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
-int main() {
-  const int size = 1001, steps = 10000, threads = 64;
+int main(int argc, char **argv) {
+  const int size = 1001, threads = 64;
+  const int steps = argc > 1 ? std::atoi(argv[1]) : 10000;
   const double k = 0.25;
   std::vector<double> rod(size, 0.0);
   rod[500] = 10000; // the middle is made very hot

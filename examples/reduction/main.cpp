@@ -1,13 +1,16 @@
 // The sum of 3 million integers by block_sum: exact, over many runs (the
 // atomic must not lose a block's partial sum however blocks interleave).
+// `reduction RUNS` makes another number of runs.
 #include "reduction.pyk.h"
 
 #include <cstdio>
+#include <cstdlib>
 #include <numeric>
 #include <vector>
 
-int main() {
-  const int n = 3'000'000, runs = 10;
+int main(int argc, char **argv) {
+  const int n = 3'000'000;
+  const int runs = argc > 1 ? std::atoi(argv[1]) : 10;
   std::vector<std::int64_t> x(n);
   for (int i = 0; i < n; ++i)
     x[i] = (i * 2654435761ll) % 1000003 - 500000;
