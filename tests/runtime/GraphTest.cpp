@@ -30,28 +30,8 @@ PykFakeCudaState *fakeState() {
   return getState();
 }
 
-/// A checked kernel that fails at thread `failing` (argument 0), with its
-/// PTX parameters, so that a driver can capture it.
-void failAtCpu(void **args, const detail::CpuBlockContext *block) {
-  std::int64_t failing;
-  pyk_check_record *record;
-  std::uint64_t launch;
-  std::memcpy(&failing, args[0], sizeof failing);
-  std::memcpy(&record, args[1], sizeof record);
-  std::memcpy(&launch, args[2], sizeof launch);
-  for (std::uint32_t t = 0; t < block->blockDim[0]; ++t) {
-    const std::int64_t i = std::int64_t{block->blockIdx[0]} * block->blockDim[0] + t;
-    std::uint32_t expected = 0;
-    if (i != failing || !record || !std::atomic_ref<std::uint32_t>(record->failed).compare_exchange_strong(expected, 1))
-      continue;
-    record->site = 0;
-    record->launch = launch;
-    record->index = i;
-    record->extent = failing;
-    record->thread[0] = t;
-    record->block[0] = block->blockIdx[0];
-  }
-}
+// failAtCpu (TestKernels.h) with its PTX parameters, so that a driver can
+// capture it.
 const detail::CheckSiteInfo checkSites[] = {{detail::CheckSiteInfo::Bounds, 3, 5, "x", 0}};
 const detail::KernelModule checkedModule{
     "graph.pyk",

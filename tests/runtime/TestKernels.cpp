@@ -5,6 +5,7 @@
 
 #include <dlfcn.h>
 
+#include <atomic>
 #include <cstring>
 #include <mutex>
 #include <stdexcept>
@@ -181,6 +182,29 @@ void waitForGate(const Launch &config, std::atomic<int> *gate, std::atomic<int> 
 void throwInBlock(const Launch &config, std::int64_t failingBlock) {
   Slot slots[] = {Slot::of(failingBlock)};
   launch(throwInBlockKernel, config, slots);
+}
+
+void failAtCpu(void **args, const detail::CpuBlockContext *block) {
+  std::int64_t failing;
+  pyk_check_record *record;
+  std::uint64_t launch;
+  std::memcpy(&failing, args[0], sizeof failing);
+  std::memcpy(&record, args[1], sizeof record);
+  std::memcpy(&launch, args[2], sizeof launch);
+  for (std::uint32_t t = 0; t < block->blockDim[0]; ++t) {
+    const std::int64_t i = std::int64_t{block->blockIdx[0]} * block->blockDim[0] + t;
+    std::uint32_t expected = 0;
+    if (i != failing || !record || !std::atomic_ref<std::uint32_t>(record->failed).compare_exchange_strong(expected, 1))
+      continue;
+    record->site = 0;
+    record->launch = launch;
+    record->index = i;
+    record->extent = failing;
+    for (int axis = 0; axis < 3; ++axis) {
+      record->thread[axis] = axis == 0 ? t : 0;
+      record->block[axis] = block->blockIdx[axis];
+    }
+  }
 }
 
 void *fakeDriverSymbol(const char *name) {

@@ -43,6 +43,11 @@ void reverseBlocks(const Launch &launch, detail::ArrayArgument<const float, 1> x
 void waitForGate(const Launch &launch, std::atomic<int> *gate, std::atomic<int> *done);
 /// Throws std::runtime_error("block N failed") in block `failingBlock`.
 void throwInBlock(const Launch &launch, std::int64_t failingBlock);
+/// The CPU entry of a checked kernel (arguments: failing, then the two
+/// check slots): thread `failing` (a global x index) fails bounds check
+/// site 0 with index and extent `failing`, as pyk_check_failed records it.
+void failAtCpu(void **args, const detail::CpuBlockContext *block);
+
 /// A kernel without CPU-device code.
 extern detail::KernelInfo gpuOnlyKernel;
 
