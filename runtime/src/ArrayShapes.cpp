@@ -53,6 +53,21 @@ void rejectHostCount(const char *operation, std::size_t count, const std::int64_
                    "; give a shape with as many elements as the vector");
 }
 
+void requireHostCount(const char *operation, std::size_t count, std::int64_t elements) {
+  if (count != static_cast<std::size_t>(elements))
+    throw ShapeError(std::string("pyk: ") + operation + ": the host buffer holds " + std::to_string(count) +
+                     " elements but the device array holds " + std::to_string(elements) +
+                     "; resize the host buffer to match");
+}
+
+std::int64_t checkedSliceRowElements(std::int64_t begin, std::int64_t end, const std::int64_t *extents, int rank) {
+  if (begin < 0 || begin > end || end > extents[0])
+    throw ShapeError("pyk: slice(" + std::to_string(begin) + ", " + std::to_string(end) + ") of an array of shape " +
+                     shapeText(extents, rank) +
+                     ": rows begin to end - 1 must satisfy 0 <= begin <= end <= " + std::to_string(extents[0]));
+  return checkedElementCount("slice()", extents + 1, rank - 1);
+}
+
 void rejectMovedFrom(const char *operation) {
   throw Error(std::string("pyk: ") + operation + ": the array was moved from; use the array it was moved to");
 }

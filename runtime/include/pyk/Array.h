@@ -62,12 +62,24 @@ std::size_t checkedByteCount(const char *operation, const std::int64_t *extents,
 /// Throws ShapeError: `operation` was given `count` host elements for an
 /// array of that shape.
 [[noreturn]] void rejectHostCount(const char *operation, std::size_t count, const std::int64_t *extents, int rank);
+/// Throws ShapeError unless a host buffer of `count` elements fits the
+/// `elements` of the array or view that `operation` copies.
+void requireHostCount(const char *operation, std::size_t count, std::int64_t elements);
+/// The elements of one row (one index of the first axis) of an array of
+/// `extents`; ShapeError unless rows `begin` to `end - 1` are some of its rows.
+std::int64_t checkedSliceRowElements(std::int64_t begin, std::int64_t end, const std::int64_t *extents, int rank);
 /// Throws Error: `operation` used a DeviceArray that was moved from.
 [[noreturn]] void rejectMovedFrom(const char *operation);
 /// Throws ShapeError, naming `operation`, unless `strides` (in elements)
 /// lay an array of `extents` out C-contiguous (row-major, the last axis
 /// fastest; an axis of extent 1 may have any stride).
 void requireContiguous(const char *operation, const std::int64_t *extents, const std::int64_t *strides, int rank);
+
+/// A view's device; memory of no known device (-1) is taken to be the
+/// current device's.
+inline int deviceOrCurrent(int device) {
+  return device >= 0 ? device : get_device();
+}
 
 template <int N> std::int64_t elementCount(const std::array<std::int64_t, N> &shape) {
   return checkedElementCount("size()", shape.data(), N);
@@ -77,7 +89,9 @@ template <int N> std::int64_t elementCount(const std::array<std::int64_t, N> &sh
 /// A non-owning view of a device array: data pointer, shape, and the device
 /// it belongs to. Like std::string_view it must not outlive its array, so it
 /// is not made from a temporary one (launch functions take temporaries:
-/// ArrayArgument below).
+/// ArrayArgument below). Launches take views; slice() views some of the
+/// rows, and the copies copy what a view holds, as Numba's sliced device
+/// arrays do (`d_ary[1:3].copy_to_host()`).
 template <typename T, int N> class ArrayView {
   static_assert(N >= 1 && N <= 4, "pyk arrays have rank 1 to 4");
 
@@ -110,8 +124,62 @@ public:
   const std::array<std::int64_t, N> &shape() const { return shape_; }
   std::int64_t shape(int axis) const { return shape_[axis]; }
   std::int64_t size() const { return detail::elementCount<N>(shape_); }
+  std::size_t bytes() const { return static_cast<std::size_t>(size()) * sizeof(T); }
+
+  /// Rows `begin` to `end - 1` along the first axis, Numba's
+  /// `d_ary[begin:end]`: the same memory, contiguous as the array is (a
+  /// stencil's halo rows, one batch of many). ShapeError unless
+  /// 0 <= begin <= end <= shape(0).
+  ArrayView slice(std::int64_t begin, std::int64_t end) const {
+    const std::int64_t rowElements = detail::checkedSliceRowElements(begin, end, shape_.data(), N);
+    std::array<std::int64_t, N> rows = shape_;
+    rows[0] = end - begin;
+    return ArrayView(data_ + begin * rowElements, rows, device_);
+  }
+
+  /// Copies what the view holds into `host`, which must hold exactly size()
+  /// elements (ShapeError otherwise). Synchronous; the _async forms queue
+  /// the copy on `stream`, and `host` must stay valid until it is reached
+  /// (a pyk::PinnedBuffer's memory, so that it overlaps kernels on a GPU).
+  void copy_to_host(std::vector<std::remove_const_t<T>> &host) const { copy_to_host(host.data(), host.size()); }
+  void copy_to_host(std::remove_const_t<T> *host, std::size_t count) const {
+    detail::requireHostCount("copy_to_host", count, size());
+    detail::copyToHost(host, data_, owner(), bytes(), nullptr);
+  }
+  void copy_to_host_async(std::vector<std::remove_const_t<T>> &host, Stream &stream) const {
+    copy_to_host_async(host.data(), host.size(), stream);
+  }
+  void copy_to_host_async(std::remove_const_t<T> *host, std::size_t count, Stream &stream) const {
+    detail::requireHostCount("copy_to_host_async", count, size());
+    detail::copyToHost(host, data_, owner(), bytes(), &stream);
+  }
+  /// Copies `host` (exactly size() elements) into the viewed memory (not
+  /// into a view of `const T`).
+  template <typename Writable = T, std::enable_if_t<!std::is_const_v<Writable>, int> = 0>
+  void copy_from_host(const std::vector<std::remove_const_t<T>> &host) const {
+    copy_from_host(host.data(), host.size());
+  }
+  template <typename Writable = T, std::enable_if_t<!std::is_const_v<Writable>, int> = 0>
+  void copy_from_host(const std::remove_const_t<T> *host, std::size_t count) const {
+    detail::requireHostCount("copy_from_host", count, size());
+    detail::copyToDevice(data_, owner(), host, bytes(), nullptr);
+  }
+  template <typename Writable = T, std::enable_if_t<!std::is_const_v<Writable>, int> = 0>
+  void copy_from_host_async(const std::vector<std::remove_const_t<T>> &host, Stream &stream) const {
+    copy_from_host_async(host.data(), host.size(), stream);
+  }
+  template <typename Writable = T, std::enable_if_t<!std::is_const_v<Writable>, int> = 0>
+  void copy_from_host_async(const std::remove_const_t<T> *host, std::size_t count, Stream &stream) const {
+    detail::requireHostCount("copy_from_host_async", count, size());
+    detail::copyToDevice(data_, owner(), host, bytes(), &stream);
+  }
+  /// Not from a temporary vector: it is freed before the stream copies it.
+  void copy_from_host_async(const std::vector<std::remove_const_t<T>> &&temporary_host_would_dangle,
+                            Stream &stream) const = delete;
 
 private:
+  int owner() const { return detail::deviceOrCurrent(device_); }
+
   T *data_ = nullptr;
   std::array<std::int64_t, N> shape_{};
   int device_ = -1;
@@ -167,34 +235,35 @@ public:
   ArrayView<const T, N> view() const & { return checkedView("view()"); }
   ArrayView<const T, N> view() const && = delete;
 
+  /// Views of rows `begin` to `end - 1` (ArrayView::slice).
+  ArrayView<T, N> slice(std::int64_t begin, std::int64_t end) & { return checkedView("slice()").slice(begin, end); }
+  ArrayView<const T, N> slice(std::int64_t begin, std::int64_t end) const & {
+    return checkedView("slice()").slice(begin, end);
+  }
+  ArrayView<const T, N> slice(std::int64_t begin, std::int64_t end) const && = delete;
+
   /// Copies the whole array into `host`, which must hold exactly size()
   /// elements (ShapeError otherwise). Synchronous.
   void copy_to_host(std::vector<T> &host) const { copy_to_host(host.data(), host.size()); }
-  void copy_to_host(T *host, std::size_t count) const {
-    checkCount(count, "copy_to_host");
-    detail::copyToHost(host, data_, device_, bytes(), nullptr);
-  }
+  void copy_to_host(T *host, std::size_t count) const { checkedView("copy_to_host").copy_to_host(host, count); }
   /// Asynchronous on `stream`: `host` must stay valid until the stream
   /// reaches the copy.
-  void copy_to_host_async(std::vector<T> &host, Stream &stream) const { copy_to_host_async(host.data(), host.size(), stream); }
+  void copy_to_host_async(std::vector<T> &host, Stream &stream) const {
+    copy_to_host_async(host.data(), host.size(), stream);
+  }
   /// Into `count` elements at `host` (a pyk::PinnedBuffer's, so that the
   /// copy overlaps kernels on a GPU).
   void copy_to_host_async(T *host, std::size_t count, Stream &stream) const {
-    checkCount(count, "copy_to_host_async");
-    detail::copyToHost(host, data_, device_, bytes(), &stream);
+    checkedView("copy_to_host_async").copy_to_host_async(host, count, stream);
   }
   /// Copies `host` (exactly size() elements) into the array.
   void copy_from_host(const std::vector<T> &host) { copy_from_host(host.data(), host.size()); }
-  void copy_from_host(const T *host, std::size_t count) {
-    checkCount(count, "copy_from_host");
-    detail::copyToDevice(data_, device_, host, bytes(), nullptr);
-  }
+  void copy_from_host(const T *host, std::size_t count) { checkedView("copy_from_host").copy_from_host(host, count); }
   void copy_from_host_async(const std::vector<T> &host, Stream &stream) {
     copy_from_host_async(host.data(), host.size(), stream);
   }
   void copy_from_host_async(const T *host, std::size_t count, Stream &stream) {
-    checkCount(count, "copy_from_host_async");
-    detail::copyToDevice(data_, device_, host, bytes(), &stream);
+    checkedView("copy_from_host_async").copy_from_host_async(host, count, stream);
   }
   /// Not from a temporary vector: it is freed before the stream copies it.
   void copy_from_host_async(const std::vector<T> &&temporary_host_would_dangle, Stream &stream) = delete;
@@ -214,13 +283,6 @@ private:
   ArrayView<const T, N> checkedView(const char *operation) const {
     requireNotMovedFrom(operation);
     return {data_, shape_, device_};
-  }
-  void checkCount(std::size_t count, const char *operation) const {
-    requireNotMovedFrom(operation);
-    if (count != static_cast<std::size_t>(size()))
-      throw ShapeError(std::string("pyk: ") + operation + ": the host buffer holds " + std::to_string(count) +
-                       " elements but the device array holds " + std::to_string(size()) +
-                       "; resize the host buffer to match");
   }
 
   std::array<std::int64_t, N> shape_{};
@@ -382,14 +444,18 @@ template <typename T> ArrayView<T, 4> external_view(T *data, Extents<4> shape, E
 /// a device, or from one device to another (a peer copy between GPUs).
 /// Synchronous; with a stream, which must belong to one of the two devices
 /// (DeviceError), asynchronous.
-template <typename T, int N> void copy(DeviceArray<T, N> &to, const DeviceArray<T, N> &from, Stream *stream = nullptr) {
-  const ArrayView<T, N> target = to.view();
-  const ArrayView<const T, N> source = from.view();
-  if (target.shape() != source.shape())
-    throw ShapeError("pyk::copy: the source array's shape is " + detail::shapeText(source.shape().data(), N) +
-                     " but the target's is " + detail::shapeText(target.shape().data(), N) +
+/// Between views (slices of arrays: the rows a neighbour needs) too.
+template <typename T, typename U, int N, typename = std::enable_if_t<std::is_same_v<std::remove_const_t<U>, T>>>
+void copy(ArrayView<T, N> to, ArrayView<U, N> from, Stream *stream = nullptr) {
+  if (to.shape() != from.shape())
+    throw ShapeError("pyk::copy: the source array's shape is " + detail::shapeText(from.shape().data(), N) +
+                     " but the target's is " + detail::shapeText(to.shape().data(), N) +
                      "; copy between arrays of one shape");
-  detail::copyDeviceToDevice(target.data(), to.device(), source.data(), from.device(), from.bytes(), stream);
+  detail::copyDeviceToDevice(to.data(), detail::deviceOrCurrent(to.device()), from.data(),
+                             detail::deviceOrCurrent(from.device()), from.bytes(), stream);
+}
+template <typename T, int N> void copy(DeviceArray<T, N> &to, const DeviceArray<T, N> &from, Stream *stream = nullptr) {
+  copy(to.view(), from.view(), stream);
 }
 
 } // namespace pyk
