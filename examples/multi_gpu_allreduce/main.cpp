@@ -7,6 +7,8 @@
 // NCCL needs GPUs: on pyk's CPU device the program checks the devices'
 // histograms on the host instead, says NCCL did not run and exits 77, which
 // ctest reports as a skipped test (PYK_CPU_DEVICES=3 there).
+//
+//   multi_gpu_allreduce [BYTES]      (default 50 million and 3)
 #include "multi_gpu_allreduce.pyk.h"
 
 #include <nccl.h>
@@ -32,9 +34,9 @@ double millisecondsSince(std::chrono::steady_clock::time_point start) {
 
 } // namespace
 
-int main() {
+int main(int argc, char **argv) {
   const int devices = pyk::device_count();
-  const std::size_t n = 50'000'003, bins = 256;
+  const std::size_t n = argc > 1 ? std::strtoull(argv[1], nullptr, 10) : 50'000'003, bins = 256;
   std::vector<std::uint8_t> data(n);
   std::vector<std::int32_t> expected(bins, 0);
   for (std::size_t i = 0; i < n; ++i) {
