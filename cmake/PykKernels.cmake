@@ -192,6 +192,10 @@ function(pyk_add_kernels)
     endif()
     set(code_flags_here "")
     target_sources(${PYK_TARGET} PRIVATE ${outputs})
+    # Each generated file is a translation unit of its own, as pykc wrote it
+    # (NAME.pyk.cpp repeats NAME.pyk.h's declarations, NAME.pyk.cpu.cpp is
+    # CUDA C++): a unity build does not paste it into another.
+    set_source_files_properties(${outputs} TARGET_DIRECTORY ${PYK_TARGET} PROPERTIES SKIP_UNITY_BUILD_INCLUSION ON)
     if(PYK_CPU_DEVICE_CODE STREQUAL "llvm")
       set_source_files_properties("${out_dir}/${name}.pyk.cpu.o" PROPERTIES EXTERNAL_OBJECT TRUE GENERATED TRUE)
     endif()
